@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * glibc switches into multi-threaded mode (stdio and malloc locking,
+ * __libc_single_threaded = 0, its SIGSETXID handler for setuid from any
+ * thread) only inside its own pthread_create, through internal functions
+ * nobody else can call.  So libnptl lets glibc's pthread_create make one
+ * thread that returns at once, joins it with glibc's pthread_join, and from
+ * then on glibc behaves as it does in any threaded process.  This costs one
+ * thread, once, before libnptl's first.
+ */
+#include <dlfcn.h>
+#include "nptl.h"
+
+static void *bootstrap(void *arg)
+{
+	return arg;
+}
+
+void __nptl_glibc_go_multithreaded(void)
+{
+	typedef int create_fn(pthread_t *, const pthread_attr_t *,
+			      void *(*)(void *), void *);
+	typedef int join_fn(pthread_t, void **);
+	create_fn *create = (create_fn *)dlvsym(RTLD_NEXT, "pthread_create",
+						"GLIBC_2.34");
+	join_fn *join = (join_fn *)dlvsym(RTLD_NEXT, "pthread_join",
+					  "GLIBC_2.34");
+	pthread_t t;
+	if (create && join && create(&t, NULL, bootstrap, NULL) == 0) {
+		join(t, NULL);
+		return;
+	}
+	__nptl_fatal("cannot switch glibc into multi-threaded mode "
+		     "(its pthread_create failed)");
+}

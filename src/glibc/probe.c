@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Start-up check of the running libc against what libnptl was built for.
+ * Probed: libc's _thread_db_* descriptors (what libthread_db reads; each is
+ * {bits, count, offset}), ld.so's __rseq_offset, and libc's build-id.
+ * Only a table can vouch for the rest (builds.c).  libnptl runs on a known
+ * build, or on an unknown build of a known release whose every probe agrees;
+ * anything else is refused before a single thread is made, because writing
+ * glibc's descriptor with the wrong layout would corrupt memory.
+ */
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+#include <gnu/libc-version.h>
+#include "nptl.h"
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	char *out = data;
+	if (!strstr(info->dlpi_name, "/libc.so.6"))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+		const char *end = p + ph->p_memsz;
+		while (p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+			const unsigned char *name = (const unsigned char *)(n + 1);
+			const unsigned char *desc = name + ((n->n_namesz + 3) & ~3u);
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    memcmp(name, "GNU", 4) == 0 && n->n_descsz <= 20) {
+				for (unsigned j = 0; j < n->n_descsz; j++)
+					sprintf(out + 2 * j, "%02x", desc[j]);
+				return 1;
+			}
+			p = (const char *)desc + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+	return 0;
+}
+
+/* A _thread_db_* descriptor's offset, or -1 if libc has none.  */
+static long db_offset(const char *name)
+{
+	const uint32_t *d = dlvsym(RTLD_DEFAULT, name, "GLIBC_PRIVATE");
+	return d ? (long)d[2] : -1;
+}
+
+static uint32_t db_size(const char *name)
+{
+	const uint32_t *d = dlvsym(RTLD_DEFAULT, name, "GLIBC_PRIVATE");
+	return d ? *d : 0;
+}
+
+void __nptl_glibc_probe(struct nptl_glibc_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	dl_iterate_phdr(find_build_id, r->build_id);
+	r->version = gnu_get_libc_version();
+	for (const struct nptl_glibc_build *b = __nptl_builds; b->build_id; b++)
+		if (strcmp(b->build_id, r->build_id) == 0)
+			r->known = b;
+	for (const struct nptl_glibc_layout *l = __nptl_layouts; l->version; l++)
+		if (strcmp(l->version, r->version) == 0)
+			r->layout = l;
+	if (r->known)
+		r->layout = r->known->layout;
+	const struct nptl_glibc_layout *l = r->layout;
+	if (!l) {
+		r->mismatch = "release";
+		return;
+	}
+	struct {
+		const char *what;
+		long got, want;
+	} probes[] = {
+		{ "_thread_db_sizeof_pthread", db_size("_thread_db_sizeof_pthread"),
+		  l->sizeof_pthread },
+		{ "_thread_db_pthread_list", db_offset("_thread_db_pthread_list"),
+		  l->off_list },
+		{ "_thread_db_pthread_tid", db_offset("_thread_db_pthread_tid"),
+		  l->off_tid },
+		{ "_thread_db_pthread_cancelhandling",
+		  db_offset("_thread_db_pthread_cancelhandling"), l->off_cancelhandling },
+		{ "_thread_db_pthread_specific",
+		  db_offset("_thread_db_pthread_specific"), l->off_specific },
+		{ "_thread_db_pthread_schedpolicy",
+		  db_offset("_thread_db_pthread_schedpolicy"), l->off_schedpolicy },
+		{ "_thread_db_pthread_start_routine",
+		  db_offset("_thread_db_pthread_start_routine"), l->off_start_routine },
+		{ "_thread_db_pthread_report_events",
+		  db_offset("_thread_db_pthread_report_events"), l->off_report_events },
+		{ "_thread_db_rtld_global__dl_stack_used",
+		  db_offset("_thread_db_rtld_global__dl_stack_used"), l->off_dl_stack_used },
+		{ "_thread_db_rtld_global__dl_stack_user",
+		  db_offset("_thread_db_rtld_global__dl_stack_user"), l->off_dl_stack_user },
+		{ "__rseq_offset", (long)__rseq_offset, l->rseq_offset },
+		/* descr.h is compiled in: the table must describe it too.  */
+		{ "descr.h sizeof(struct pthread)", sizeof(struct pthread),
+		  l->sizeof_pthread },
+		{ "descr.h tid", offsetof(struct pthread, tid), l->off_tid },
+		{ "descr.h rseq_area", offsetof(struct pthread, rseq_area),
+		  l->rseq_offset },
+	};
+	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
+		if (probes[i].got != probes[i].want) {
+			r->mismatch = probes[i].what;
+			return;
+		}
+	/* ld.so's lists must be well-formed where the table puts them: the
+	 * main thread is on one of them, and every link points back.  */
+	struct glibc_list *lists[2] = {
+		(struct glibc_list *)(_rtld_global + l->off_dl_stack_used),
+		(struct glibc_list *)(_rtld_global + l->off_dl_stack_user),
+	};
+	for (int i = 0; i < 2; i++)
+		if (!lists[i]->next || lists[i]->next->prev != lists[i]) {
+			r->mismatch = "dl_stack lists";
+			return;
+		}
+	struct pthread *self = nptl_self();
+	if (self->header.self != self || self->tid != (pid_t)nptl_sys0(SYS_gettid)) {
+		r->mismatch = "main thread descriptor";
+		return;
+	}
+}
+
+void __nptl_glibc_check(void)
+{
+	struct nptl_glibc_report r;
+	__nptl_glibc_probe(&r);
+	if (r.mismatch) {
+		char msg[512];
+		snprintf(msg, sizeof(msg),
+			 "glibc %s (build-id %s) is not supported: %s does not "
+			 "match libnptl's table; libnptl refuses to start rather "
+			 "than corrupt glibc's thread descriptors (see libnptl(7))",
+			 r.version, r.build_id[0] ? r.build_id : "unknown",
+			 r.mismatch);
+		__nptl_fatal(msg);
+	}
+	__nptl_glibc = r.layout;
+	if (__nptl_verbose)
+		__nptl_say("glibc %s build %s: %s", r.version, r.build_id,
+			   r.known ? r.known->package : "unknown build, every probe agreed");
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Static TLS for libnptl's descriptors, with ld.so's own helpers (what
+ * glibc's NPTL uses; building a DTV by hand misses late dlopen'ed
+ * initial-exec modules).
+ *
+ * A cached descriptor is re-initialised for its next thread: dynamic TLS
+ * blocks of the old thread are freed and every module's block is reset from
+ * its image -- except libc.so.6's.  glibc frees a dead thread's malloc tcache
+ * only in its own thread exit (__libc_thread_freeres is not exported), so a
+ * reset tcache pointer would leak the cache and its chunks on every
+ * thread.  Keeping libc's block hands the tcache and arena on to the next
+ * thread instead, which is what the same thread would have seen; the state in
+ * that block that is visible to a program (errno, the locale, a pending
+ * dlerror) is reset by the exit path and at start.
+ */
+#include <link.h>
+#include <string.h>
+#include <stdlib.h>
+#include "nptl.h"
+
+static size_t libc_tls_off;     /* tp - libc's block */
+static size_t libc_tls_size;
+
+static int find_libc(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	if (!strstr(info->dlpi_name, "/libc.so.6"))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *t = &info->dlpi_phdr[i];
+		if (t->p_type == PT_TLS && info->dlpi_tls_data) {
+			libc_tls_off = (uintptr_t)nptl_self() -
+				       (uintptr_t)info->dlpi_tls_data;
+			libc_tls_size = t->p_memsz;
+		}
+	}
+	return 1;
+}
+
+void __nptl_tls_init_layout(void)
+{
+	dl_iterate_phdr(find_libc, NULL);
+	if (libc_tls_size > 256)
+		__nptl_fatal("libc.so.6's TLS block is larger than libnptl expects");
+}
+
+size_t __nptl_tls_static_size(size_t *align)
+{
+	size_t size, al;
+	_dl_get_tls_static_info(&size, &al);
+	if (al < 64)
+		al = 64;
+	if (align)
+		*align = al;
+	return (size + al - 1) & ~(al - 1);
+}
+
+void __nptl_tls_reinit(struct pthread *pd)
+{
+	union glibc_dtv *dtv = pd->header.dtv;
+	size_t n = dtv[-1].counter;
+	for (size_t i = 0; i < n; i++)
+		free(dtv[1 + i].pointer.to_free);
+	memset(dtv, 0, (n + 1) * sizeof(*dtv));
+
+	char save[256];
+	char *blk = (char *)pd - libc_tls_off;
+	memcpy(save, blk, libc_tls_size);
+	_dl_allocate_tls_init(pd, true);
+	memcpy(blk, save, libc_tls_size);
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libnptl's one internal header: the thread descriptor, symbol versioning,
+ * futex and lock helpers, and the internal interfaces between families.
+ *
+ * A thread's descriptor is glibc's `struct pthread` (src/glibc/descr.h),
+ * followed in the same mapping by libnptl's own `struct nptl_ext`.  A
+ * pthread_t is the descriptor's address, as in glibc, so pthread_self()
+ * in glibc and in libnptl agree.  Threads made by glibc (the main thread,
+ * its internal helpers) have no nptl_ext; NPTL_PD_OURS in pd->flags says
+ * which is which.
+ */
+#ifndef NPTL_H
+#define NPTL_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <threads.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
+
+#include "arch.h"
+#include "glibc/glibc.h"
+
+/* ---- symbol export ---------------------------------------------------- */
+
+/* Every exported function is defined under an internal name
+ * (`__nptl_<name>`) with default visibility; symbols.map makes those names
+ * local and .symver gives each public name its glibc versions.  Internal
+ * callers use the internal names, so nothing inside libnptl can be
+ * interposed.  */
+#define NPTL_API __attribute__((visibility("default")))
+#define NPTL_SYMVER_DEFAULT(impl, name, ver) \
+	__asm__(".symver " #impl ", " #name "@@" #ver)
+#define NPTL_SYMVER_COMPAT(impl, name, ver) \
+	__asm__(".symver " #impl ", " #name "@" #ver)
+
+#define NPTL_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- the descriptor --------------------------------------------------- */
+
+/* pd->flags bit (above glibc's ATTR_FLAG_*): a libnptl thread.  */
+#define NPTL_PD_OURS 0x40000000
+
+struct nptl_ext {
+	struct nptl_ext *next, *prev;   /* live list or stack cache */
+	void *map;                      /* the whole mapping */
+	size_t map_size;
+	size_t stack_size;              /* usable stack it was made for */
+	size_t guard_size;
+	size_t tls_size;                /* static TLS + TCB room below/at pd */
+	void *user_stack_lo;            /* user stack: [lo, lo + size) */
+	size_t user_stack_size;
+	sigset_t start_mask;            /* pthread_attr_setsigmask_np */
+	bool set_mask;
+	char name_pending;              /* unused */
+};
+
+#define NPTL_TCB_SIZE GLIBC_PTHREAD_SIZE
+#define NPTL_EXT_SIZE ((sizeof(struct nptl_ext) + 63) & ~(size_t)63)
+
+static inline struct pthread *nptl_self(void)
+{
+	return (struct pthread *)nptl_arch_tp();
+}
+
+static inline struct nptl_ext *nptl_ext(struct pthread *pd)
+{
+	return (struct nptl_ext *)((char *)pd + NPTL_TCB_SIZE);
+}
+
+static inline bool nptl_is_ours(const struct pthread *pd)
+{
+	return (pd->flags & NPTL_PD_OURS) != 0;
+}
+
+/* ---- system calls and futexes ----------------------------------------- */
+
+#define nptl_sys0(n) nptl_syscall(n, 0, 0, 0, 0, 0, 0)
+#define nptl_sys1(n, a) nptl_syscall(n, a, 0, 0, 0, 0, 0)
+#define nptl_sys2(n, a, b) nptl_syscall(n, a, b, 0, 0, 0, 0)
+#define nptl_sys3(n, a, b, c) nptl_syscall(n, a, b, c, 0, 0, 0)
+#define nptl_sys4(n, a, b, c, d) nptl_syscall(n, a, b, c, d, 0, 0)
+
+static inline long nptl_futex_wait(void *addr, int val, bool private)
+{
+	return nptl_sys4(SYS_futex, addr,
+			 FUTEX_WAIT | (private ? FUTEX_PRIVATE_FLAG : 0), val, 0);
+}
+
+static inline long nptl_futex_wake(void *addr, int n, bool private)
+{
+	return nptl_sys3(SYS_futex, addr,
+			 FUTEX_WAKE | (private ? FUTEX_PRIVATE_FLAG : 0), n);
+}
+
+/* Wait while *addr == val until the absolute time `abs` on `clock`
+ * (CLOCK_REALTIME or CLOCK_MONOTONIC; NULL: forever).  Returns 0 (woken or
+ * value changed), ETIMEDOUT or EINTR.  */
+int nptl_futex_wait_abs(void *addr, int val, clockid_t clock,
+			const struct timespec *abs, bool private) NPTL_HIDDEN;
+
+/* glibc's low-level lock protocol (0 free, 1 taken, 2 taken with
+ * waiters).  Used where glibc uses lll_lock on the same word.  */
+static inline void nptl_lll_lock(int *l)
+{
+	int c = 0;
+	if (__atomic_compare_exchange_n(l, &c, 1, false, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED))
+		return;
+	while (__atomic_exchange_n(l, 2, __ATOMIC_ACQUIRE) != 0)
+		nptl_futex_wait(l, 2, true);
+}
+
+static inline void nptl_lll_unlock(int *l)
+{
+	if (__atomic_exchange_n(l, 0, __ATOMIC_RELEASE) == 2)
+		nptl_futex_wake(l, 1, true);
+}
+
+/* ---- internal interfaces ---------------------------------------------- */
+
+/* init.c */
+void __nptl_init_once(void) NPTL_HIDDEN;
+_Noreturn void __nptl_fatal(const char *msg) NPTL_HIDDEN;
+void __nptl_say(const char *fmt, ...) NPTL_HIDDEN
+	__attribute__((format(printf, 1, 2)));
+/* src/once/pthread_once.c: bumped by 4 in every fork child.  */
+extern unsigned int __nptl_fork_generation NPTL_HIDDEN;
+extern size_t __nptl_page_size NPTL_HIDDEN;
+extern int __nptl_verbose NPTL_HIDDEN;
+extern unsigned long __nptl_created NPTL_HIDDEN;
+
+/* default_attr.c: what pthread_create uses for a NULL attribute.  */
+extern struct glibc_attr __nptl_default_attr NPTL_HIDDEN;
+extern int __nptl_default_attr_lock NPTL_HIDDEN;
+size_t __nptl_default_stacksize(void) NPTL_HIDDEN;
+
+/* stack.c: descriptors with stack and TLS, cached.  */
+struct pthread *__nptl_stack_get(size_t stack_size, size_t guard_size,
+				 void *user_stack, size_t user_size,
+				 int *err) NPTL_HIDDEN;
+void __nptl_stack_live(struct pthread *pd) NPTL_HIDDEN;
+void *__nptl_stack_top(struct pthread *pd) NPTL_HIDDEN;
+void __nptl_free_tcb(struct pthread *pd) NPTL_HIDDEN;
+void __nptl_stack_fork_child(void) NPTL_HIDDEN;
+extern int __nptl_stack_lock NPTL_HIDDEN;
+
+/* pthread_create.c */
+int __nptl_thread_create(pthread_t *res, const pthread_attr_t *attr,
+			 void *(*fn)(void *), void *arg, bool c11) NPTL_HIDDEN;
+
+/* pthread_exit.c */
+_Noreturn void __nptl_thread_exit(struct pthread *pd) NPTL_HIDDEN;
+_Noreturn void __nptl_unwind(struct glibc_unwind_buf *buf) NPTL_HIDDEN;
+
+/* pthread_join.c */
+int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
+		const struct timespec *abs) NPTL_HIDDEN;
+
+/* keys (src/keys) */
+void __nptl_deallocate_tsd(struct pthread *pd) NPTL_HIDDEN;
+
+/* attributes (src/attr) */
+int __nptl_attr_copy(struct glibc_attr *dst, const struct glibc_attr *src) NPTL_HIDDEN;
+void __nptl_attr_free(struct glibc_attr *a) NPTL_HIDDEN;
+
+/* Exported functions that other families call internally (their
+ * definitions carry no attribute; this declaration gives them default
+ * visibility, and symbols.map's `local: *` hides the __nptl_ names).  */
+NPTL_API int __nptl_pthread_attr_init(pthread_attr_t *a);
+NPTL_API int __nptl_pthread_attr_destroy(pthread_attr_t *a);
+NPTL_API int __nptl_pthread_detach(pthread_t t);
+NPTL_API int __nptl_pthread_attr_setaffinity_np(pthread_attr_t *a, size_t size,
+						const cpu_set_t *set);
+NPTL_API _Noreturn void __nptl_pthread_exit(void *ret);
+NPTL_API int __nptl_pthread_once(pthread_once_t *once, void (*fn)(void));
+NPTL_API int __nptl_pthread_key_create(pthread_key_t *k, void (*d)(void *));
+NPTL_API int __nptl_pthread_key_delete(pthread_key_t k);
+NPTL_API void *__nptl_pthread_getspecific(pthread_key_t k);
+NPTL_API int __nptl_pthread_setspecific(pthread_key_t k, const void *v);
+
+static inline bool nptl_valid_timespec(const struct timespec *ts)
+{
+	return ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000L;
+}
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* x86_64: the thread pointer, raw system calls and clone.  */
+#ifndef NPTL_ARCH_H
+#define NPTL_ARCH_H
+
+/* The x86_64 TLS ABI keeps the TCB's own address at %fs:0.  */
+static inline void *nptl_arch_tp(void)
+{
+	void *tp;
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	return tp;
+}
+
+/* Raw system calls: they return -errno and never touch errno.  */
+static inline long nptl_syscall6(long n, long a, long b, long c, long d,
+				 long e, long f)
+{
+	long ret;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
+			   "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+#define nptl_syscall(n, a, b, c, d, e, f) \
+	nptl_syscall6((n), (long)(a), (long)(b), (long)(c), (long)(d), \
+		      (long)(e), (long)(f))
+
+/* clone(2) for a new thread: the child runs fn(arg) on `stack` (its top)
+ * and must never return.  Returns the child's tid or -errno.  */
+long nptl_arch_clone(void (*fn)(void *), void *arg, unsigned long flags,
+		     void *stack, int *ptid, int *ctid, void *tls)
+	__attribute__((visibility("hidden")));
+
+/* The kernel's exit(2) for this thread only.  */
+static inline __attribute__((noreturn)) void nptl_arch_exit_thread(void)
+{
+	for (;;)
+		__asm__ volatile("syscall" : : "a"(60), "D"(0) : "rcx", "r11", "memory");
+}
+
+#endif

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Library start-up.  At load time libnptl checks that the running libc is
+ * one whose private layout it knows (src/glibc/probe.c) and that its
+ * definitions win the binding (src/glibc/binding.c), reads NPTL_VERBOSE and
+ * registers its fork handler.  Switching glibc into multi-threaded mode
+ * waits for the first pthread_create, so a program that never makes a
+ * thread runs as on glibc.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "nptl.h"
+
+size_t __nptl_page_size;
+int __nptl_verbose;
+unsigned long __nptl_created;
+
+void __nptl_fatal(const char *msg)
+{
+	char buf[640];
+	int n = snprintf(buf, sizeof(buf), "libnptl: fatal: %s\n", msg);
+	if (n > 0)
+		(void)!write(2, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	abort();
+}
+
+void __nptl_say(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	char line[560];
+	int m = snprintf(line, sizeof(line), "libnptl[%d]: %.*s", (int)getpid(), n, buf);
+	if (m > 0)
+		(void)!write(2, line, (size_t)m < sizeof(line) ? (size_t)m : sizeof(line) - 1);
+}
+
+static void fork_prepare(void);
+static void fork_parent(void);
+static void fork_child(void);
+
+static void report_at_exit(void)
+{
+	__nptl_say("%lu thread(s) created by libnptl", __nptl_created);
+}
+
+__attribute__((constructor)) static void nptl_load(void)
+{
+	const char *v = getenv("NPTL_VERBOSE");
+	__nptl_verbose = v && *v && strcmp(v, "0") != 0;
+	__nptl_page_size = (size_t)sysconf(_SC_PAGESIZE);
+	__nptl_glibc_check();
+	const char *lose = __nptl_binding_problem();
+	if (lose) {
+		char msg[600];
+		snprintf(msg, sizeof(msg), "refusing to start: %s", lose);
+		__nptl_fatal(msg);
+	}
+	__nptl_default_attr.guardsize = __nptl_page_size;
+	(void)__nptl_default_stacksize();   /* fixed at start-up, as in glibc */
+	if (__nptl_verbose)
+		atexit(report_at_exit);
+	/* At load, not at the first thread: a thread glibc made (a timer
+	 * helper) may be inside pthread_once when the process forks.  */
+	if (pthread_atfork(fork_prepare, fork_parent, fork_child) != 0)
+		__nptl_fatal("cannot register the fork handler");
+}
+
+/* Holding the stack lock across fork gives the child consistent thread
+ * lists and stack cache to reset.  */
+static void fork_prepare(void)
+{
+	nptl_lll_lock(&__nptl_stack_lock);
+}
+
+static void fork_parent(void)
+{
+	nptl_lll_unlock(&__nptl_stack_lock);
+}
+
+static void fork_child(void)
+{
+	__nptl_stack_fork_child();
+	__atomic_fetch_add(&__nptl_fork_generation, 4, __ATOMIC_RELAXED);
+}
+
+static int init_state;   /* 0 not yet, 1 running, 2 done */
+
+void __nptl_init_once(void)
+{
+	if (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == 2)
+		return;
+	int expect = 0;
+	if (!__atomic_compare_exchange_n(&init_state, &expect, 1, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 2)
+			nptl_futex_wait(&init_state, 1, true);
+		return;
+	}
+	__nptl_tls_init_layout();
+	__nptl_glibc_go_multithreaded();
+	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
+	nptl_futex_wake(&init_state, INT32_MAX, true);
+}
+
+/* libnptl's own interface (NPTL_1.0): which libnptl serves this process.  */
+NPTL_API const char *nptl_version(void)
+{
+	return PACKAGE_VERSION;
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Join waits on the kernel's tid futex: CLONE_CHILD_CLEARTID zeroes pd->tid
+ * and wakes it (as a shared futex) when the thread is gone.  pd->joinid
+ * elects the one joiner (glibc's protocol: NULL joinable, the joiner's
+ * descriptor while someone waits, the thread itself when detached), so a
+ * second joiner or a detached thread gets EINVAL.  A joined descriptor's tid
+ * becomes -1 before it is freed, so a stale handle gets ESRCH until the
+ * descriptor is reused.
+ */
+#include "nptl.h"
+
+int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
+		const struct timespec *abs)
+{
+	struct pthread *pd = (struct pthread *)t;
+	struct pthread *self = nptl_self();
+
+	if (__atomic_load_n(&pd->tid, __ATOMIC_ACQUIRE) < 0)
+		return ESRCH;
+	if (__atomic_load_n(&pd->joinid, __ATOMIC_ACQUIRE) == pd)
+		return EINVAL;
+	/* Joining ourselves, or a thread that is joining us.  */
+	if (pd == self ||
+	    (__atomic_load_n(&self->joinid, __ATOMIC_RELAXED) == pd &&
+	     !(__atomic_load_n(&pd->cancelhandling, __ATOMIC_RELAXED) &
+	       (CANCELING_BITMASK | CANCELED_BITMASK | EXITING_BITMASK |
+		TERMINATED_BITMASK))))
+		return EDEADLK;
+	struct pthread *none = NULL;
+	if (!__atomic_compare_exchange_n(&pd->joinid, &none, self, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return EINVAL;
+
+	int err = 0;
+	pid_t tid;
+	while ((tid = __atomic_load_n(&pd->tid, __ATOMIC_ACQUIRE)) != 0) {
+		if (!block) {
+			err = EBUSY;
+			break;
+		}
+		if (abs) {
+			if (!nptl_valid_timespec(abs)) {
+				err = EINVAL;
+				break;
+			}
+			if (abs->tv_sec < 0) {
+				err = ETIMEDOUT;
+				break;
+			}
+		}
+		if (nptl_futex_wait_abs(&pd->tid, tid, clock, abs, false) == ETIMEDOUT) {
+			err = ETIMEDOUT;
+			break;
+		}
+	}
+	if (err) {
+		__atomic_store_n(&pd->joinid, NULL, __ATOMIC_RELEASE);
+		return err;
+	}
+	void *r = pd->result;
+	pd->tid = -1;
+	if (res)
+		*res = r;
+	__nptl_free_tcb(pd);
+	return 0;
+}
+
+NPTL_API int __nptl_pthread_join(pthread_t t, void **res)
+{
+	return __nptl_join(t, res, true, CLOCK_REALTIME, NULL);
+}
+NPTL_SYMVER_DEFAULT(__nptl_pthread_join, pthread_join, GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_pthread_join, pthread_join, GLIBC_2.2.5);
+
+NPTL_API int __nptl_pthread_tryjoin_np(pthread_t t, void **res)
+{
+	struct pthread *pd = (struct pthread *)t;
+	/* glibc answers EBUSY before anything else unless the tid is 0.  */
+	if (__atomic_load_n(&pd->tid, __ATOMIC_ACQUIRE) != 0)
+		return EBUSY;
+	return __nptl_join(t, res, false, CLOCK_REALTIME, NULL);
+}
+NPTL_SYMVER_DEFAULT(__nptl_pthread_tryjoin_np, pthread_tryjoin_np, GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_pthread_tryjoin_np, pthread_tryjoin_np, GLIBC_2.3.3);
+
+NPTL_API int __nptl_pthread_clockjoin_np(pthread_t t, void **res, clockid_t c,
+					 const struct timespec *abs)
+{
+	if (c != CLOCK_REALTIME && c != CLOCK_MONOTONIC)
+		return EINVAL;
+	return __nptl_join(t, res, true, c, abs);
+}
+NPTL_SYMVER_DEFAULT(__nptl_pthread_clockjoin_np, pthread_clockjoin_np, GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_pthread_clockjoin_np, pthread_clockjoin_np, GLIBC_2.31);
+
+NPTL_API int __nptl_pthread_timedjoin_np(pthread_t t, void **res,
+					 const struct timespec *abs)
+{
+	return __nptl_join(t, res, true, CLOCK_REALTIME, abs);
+}
+NPTL_SYMVER_DEFAULT(__nptl_pthread_timedjoin_np, pthread_timedjoin_np, GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_pthread_timedjoin_np, pthread_timedjoin_np, GLIBC_2.3.3);

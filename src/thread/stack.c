@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Thread memory and its cache.
+ *
+ * One mapping per thread holds, from the top down: libnptl's struct
+ * nptl_ext, glibc's struct pthread (the thread pointer), the static TLS
+ * blocks below it, the stack, and a guard at the bottom:
+ *
+ *   map                                                         map + size
+ *   | guard | stack (>= requested + signal frame) | TLS | pthread | ext |
+ *
+ * The requested stack size is all usable stack: TLS and the descriptor come
+ * on top of it (glibc takes them out of it, its bug 11787), and so does room
+ * for one signal frame of this CPU (AT_MINSIGSTKSZ: AVX-512 frames are
+ * larger than the 2 KiB MINSIGSTKSZ promises).  A thread on a user-supplied
+ * stack gets a mapping of the same kind with no stack part, so its TLS and
+ * descriptor are recycled like everybody else's.
+ *
+ * Protocol.  A descriptor is in exactly one place: on the live list (its
+ * thread runs or waits to be joined) or in the cache.  Both lists, and the
+ * cache's byte count, are guarded by __nptl_stack_lock; a thread is also on
+ * ld.so's dl_stack_user list from before clone until it is freed, guarded by
+ * ld.so's lock, which is always taken inside ours.  A descriptor goes into
+ * the cache when it is freed (joined, or detached and finished), possibly
+ * while its thread still runs its last instructions on it: the kernel clears
+ * pd->tid (CLONE_CHILD_CLEARTID) only once the thread no longer touches its
+ * memory, so the cache hands out, and trims, only entries whose tid is 0.
+ * A joined descriptor's tid is -1 (join's mark, as in glibc): free too.
+ * The cache is LIFO (the warmest stack first) and bounded by bytes of
+ * mapping; reuse costs no system call.
+ */
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include "nptl.h"
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#endif
+
+int __nptl_stack_lock;
+static struct nptl_ext live = { &live, &live, 0, 0, 0, 0, 0, 0, 0, { { 0 } }, 0, 0 };
+static struct nptl_ext cache = { &cache, &cache, 0, 0, 0, 0, 0, 0, 0, { { 0 } }, 0, 0 };
+static size_t cache_bytes;
+static int madv_guard_ok = 1;
+
+/* Bound on the cache, in bytes of mapping (most of it never touched).  */
+#define CACHE_MAX_BYTES ((size_t)256 << 20)
+#define CACHE_MAX_ENTRIES 256
+static size_t cache_entries;
+
+static void list_del(struct nptl_ext *e)
+{
+	e->prev->next = e->next;
+	e->next->prev = e->prev;
+}
+
+static void list_add(struct nptl_ext *head, struct nptl_ext *e)
+{
+	e->next = head->next;
+	e->prev = head;
+	head->next->prev = e;
+	head->next = e;
+}
+
+static struct pthread *ext_pd(struct nptl_ext *e)
+{
+	return (struct pthread *)((char *)e - NPTL_TCB_SIZE);
+}
+
+static size_t sigframe_room(void)
+{
+	unsigned long m = getauxval(AT_MINSIGSTKSZ);
+	if (m < 2048)
+		m = 2048;
+	return (m + 63) & ~63UL;
+}
+
+static int install_guard(char *lo, size_t len)
+{
+	if (!len)
+		return 0;
+	if (__atomic_load_n(&madv_guard_ok, __ATOMIC_RELAXED)) {
+		if (nptl_sys3(SYS_madvise, lo, len, MADV_GUARD_INSTALL) == 0)
+			return 0;
+		/* Old kernel, or a seccomp filter: mprotect from now on.  */
+		__atomic_store_n(&madv_guard_ok, 0, __ATOMIC_RELAXED);
+	}
+	return nptl_sys3(SYS_mprotect, lo, len, PROT_NONE) == 0 ? 0 : ENOMEM;
+}
+
+static void unmap(struct pthread *pd)
+{
+	struct nptl_ext *e = nptl_ext(pd);
+	_dl_deallocate_tls(pd, false);
+	nptl_sys2(SYS_munmap, e->map, e->map_size);
+}
+
+/* A fresh mapping laid out as above.  */
+static struct pthread *map_new(size_t stack_size, size_t guard, int *err)
+{
+	size_t align;
+	size_t tls = __nptl_tls_static_size(&align);
+	size_t pg = __nptl_page_size;
+	size_t top = tls + NPTL_EXT_SIZE + align;
+	size_t stack_room = stack_size ? stack_size + sigframe_room() : 0;
+	size_t size = guard + stack_room + top;
+	size = (size + pg - 1) & ~(pg - 1);
+	if (size < stack_size) {
+		*err = EINVAL;
+		return NULL;
+	}
+	int prot = stack_size ? __nptl_dl_stack_prot() : PROT_READ | PROT_WRITE;
+	long m = nptl_syscall(SYS_mmap, 0, size, prot,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (m < 0 && m > -4096) {
+		*err = EAGAIN;
+		return NULL;
+	}
+	char *map = (char *)m;
+	if (install_guard(map, guard)) {
+		nptl_sys2(SYS_munmap, map, size);
+		*err = EAGAIN;
+		return NULL;
+	}
+	uintptr_t pdaddr = ((uintptr_t)map + size - NPTL_EXT_SIZE - NPTL_TCB_SIZE) &
+			   ~(uintptr_t)(align - 1);
+	struct pthread *pd = (struct pthread *)pdaddr;
+	if (_dl_allocate_tls(pd) == NULL) {
+		nptl_sys2(SYS_munmap, map, size);
+		*err = EAGAIN;
+		return NULL;
+	}
+	struct nptl_ext *e = nptl_ext(pd);
+	e->map = map;
+	e->map_size = size;
+	e->stack_size = stack_size;
+	e->guard_size = guard;
+	e->tls_size = tls;
+	pd->header.tcb = pd;
+	pd->header.self = pd;
+	pd->stackblock = map;
+	pd->stackblock_size = size;
+	pd->guardsize = guard;
+	return pd;
+}
+
+/* Trim the cache to its bounds; returns the entries to unmap, chained
+ * through next, for the caller to unmap outside the lock.  */
+static struct nptl_ext *trim_locked(void)
+{
+	struct nptl_ext *out = NULL;
+	struct nptl_ext *e = cache.prev;
+	while ((cache_bytes > CACHE_MAX_BYTES || cache_entries > CACHE_MAX_ENTRIES) &&
+	       e != &cache) {
+		struct nptl_ext *prev = e->prev;
+		if (__atomic_load_n(&ext_pd(e)->tid, __ATOMIC_ACQUIRE) <= 0) {
+			list_del(e);
+			cache_bytes -= e->map_size;
+			cache_entries--;
+			e->next = out;
+			out = e;
+		}
+		e = prev;
+	}
+	return out;
+}
+
+static void cache_add_locked(struct nptl_ext *e)
+{
+	list_add(&cache, e);
+	cache_bytes += e->map_size;
+	cache_entries++;
+}
+
+static void unmap_list(struct nptl_ext *e)
+{
+	while (e) {
+		struct nptl_ext *next = e->next;
+		unmap(ext_pd(e));
+		e = next;
+	}
+}
+
+struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
+				 void *user_stack, size_t user_size, int *err)
+{
+	size_t pg = __nptl_page_size;
+	if (user_stack) {
+		stack_size = 0;
+		guard = 0;
+	} else {
+		stack_size = (stack_size + pg - 1) & ~(pg - 1);
+		guard = (guard + pg - 1) & ~(pg - 1);
+	}
+	size_t tls = __nptl_tls_static_size(NULL);
+	struct pthread *pd = NULL;
+
+	nptl_lll_lock(&__nptl_stack_lock);
+	for (struct nptl_ext *e = cache.next; e != &cache; e = e->next) {
+		if (e->stack_size == stack_size && e->guard_size == guard &&
+		    e->tls_size >= tls &&
+		    __atomic_load_n(&ext_pd(e)->tid, __ATOMIC_ACQUIRE) <= 0) {
+			list_del(e);
+			cache_bytes -= e->map_size;
+			cache_entries--;
+			pd = ext_pd(e);
+			break;
+		}
+	}
+	nptl_lll_unlock(&__nptl_stack_lock);
+
+	if (pd) {
+		__nptl_tls_reinit(pd);
+	} else {
+		pd = map_new(stack_size, guard, err);
+		if (!pd)
+			return NULL;
+	}
+	struct nptl_ext *e = nptl_ext(pd);
+	e->user_stack_lo = user_stack;
+	e->user_stack_size = user_size;
+	pd->user_stack = user_stack != NULL;
+	if (user_stack) {
+		pd->stackblock = user_stack;
+		pd->stackblock_size = user_size;
+		pd->guardsize = 0;
+	} else {
+		pd->stackblock = e->map;
+		pd->stackblock_size = e->map_size;
+		pd->guardsize = guard;
+	}
+	return pd;
+}
+
+/* The usable top of a descriptor's own stack (below the static TLS).  */
+void *__nptl_stack_top(struct pthread *pd)
+{
+	struct nptl_ext *e = nptl_ext(pd);
+	if (e->user_stack_lo)
+		return (char *)e->user_stack_lo + e->user_stack_size;
+	return (void *)(((uintptr_t)pd - (e->tls_size - NPTL_TCB_SIZE)) & ~(uintptr_t)63);
+}
+
+/* Before clone: the new thread is on our live list and ld.so's.  */
+void __nptl_stack_live(struct pthread *pd)
+{
+	nptl_lll_lock(&__nptl_stack_lock);
+	list_add(&live, nptl_ext(pd));
+	__nptl_dl_lock();
+	__nptl_dl_user_add(pd);
+	__nptl_dl_unlock();
+	nptl_lll_unlock(&__nptl_stack_lock);
+}
+
+/* Release a finished (or never started) thread's descriptor, exactly once:
+ * the joiner, the detacher and the exiting thread itself may all try, and
+ * TERMINATED_BITMASK elects one.  */
+void __nptl_free_tcb(struct pthread *pd)
+{
+	int old = __atomic_fetch_or(&pd->cancelhandling, TERMINATED_BITMASK,
+				    __ATOMIC_ACQ_REL);
+	/* A thread glibc made (the main thread) has no memory of ours.  */
+	if ((old & TERMINATED_BITMASK) || !nptl_is_ours(pd))
+		return;
+	struct nptl_ext *e = nptl_ext(pd);
+	nptl_lll_lock(&__nptl_stack_lock);
+	list_del(e);
+	__nptl_dl_lock();
+	__nptl_dl_user_del(pd);
+	__nptl_dl_unlock();
+	cache_add_locked(e);
+	struct nptl_ext *trim = trim_locked();
+	nptl_lll_unlock(&__nptl_stack_lock);
+	unmap_list(trim);
+}
+
+/* In fork's child (the lock was held across fork by the prepare handler):
+ * only the forking thread survives.  Every other live descriptor becomes
+ * free; glibc's reclaim_stacks has already rebuilt ld.so's lists.  */
+void __nptl_stack_fork_child(void)
+{
+	struct pthread *self = nptl_self();
+	struct nptl_ext *e = live.next;
+	while (e != &live) {
+		struct nptl_ext *next = e->next;
+		struct pthread *pd = ext_pd(e);
+		if (pd != self) {
+			list_del(e);
+			pd->tid = 0;
+			pd->cancelhandling = TERMINATED_BITMASK;
+			cache_add_locked(e);
+		}
+		e = next;
+	}
+	__nptl_stack_lock = 0;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Tiny test helpers.  A test is a program run by automake's harness: exit 0
+ * passes, 77 skips, anything else fails.  CHECK prints what failed, where.
+ * Conformance tests include only this and system headers, so they build and
+ * pass against plain glibc too (make check-glibc).
+ */
+#ifndef NPTL_TEST_H
+#define NPTL_TEST_H
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dlfcn.h>
+
+static int t_failures;
+
+#define CHECK(cond)                                                        \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
+				__LINE__, #cond);                          \
+			t_failures++;                                      \
+		}                                                          \
+	} while (0)
+
+/* CHECK_ERR(call, E): call returns the error number E (pthread style).  */
+#define CHECK_ERR(call, e)                                                 \
+	do {                                                               \
+		int t_r_ = (call);                                         \
+		if (t_r_ != (e)) {                                         \
+			fprintf(stderr, "%s:%d: %s returned %d (%s), want %d (%s)\n", \
+				__FILE__, __LINE__, #call, t_r_, strerror(t_r_), \
+				(e), strerror(e));                         \
+			t_failures++;                                      \
+		}                                                          \
+	} while (0)
+
+#define CHECK0(call) CHECK_ERR(call, 0)
+
+#define FATAL(...)                                                         \
+	do {                                                               \
+		fprintf(stderr, __VA_ARGS__);                              \
+		fputc('\n', stderr);                                       \
+		exit(99);                                                  \
+	} while (0)
+
+#define SKIP(...)                                                          \
+	do {                                                               \
+		fprintf(stderr, "SKIP: " __VA_ARGS__);                     \
+		fputc('\n', stderr);                                       \
+		exit(77);                                                  \
+	} while (0)
+
+/* Which library serves pthread_create in this process.  */
+static inline int t_on_libnptl(void)
+{
+	return dlsym(RTLD_DEFAULT, "nptl_version") != NULL;
+}
+
+static inline int t_done(void)
+{
+	if (t_failures) {
+		fprintf(stderr, "%d check(s) failed\n", t_failures);
+		return 1;
+	}
+	return 0;
+}
+#endif
