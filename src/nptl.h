@@ -159,6 +159,18 @@ int __nptl_thread_create(pthread_t *res, const pthread_attr_t *attr,
 _Noreturn void __nptl_thread_exit(struct pthread *pd) NPTL_HIDDEN;
 _Noreturn void __nptl_unwind(struct glibc_unwind_buf *buf) NPTL_HIDDEN;
 
+/* src/cancel/cancellation.c: glibc's protocol for cancellation points.
+ * Around a blocking system call that is a cancellation point:
+ *	int old = __nptl_enable_asynccancel();
+ *	r = syscall(...);
+ *	__nptl_disable_asynccancel(old);
+ * and keep the state that a cancellation must undo in locals with
+ * __attribute__((cleanup)) handlers (libnptl is built with -fexceptions, so
+ * they run during the forced unwind).  */
+int __nptl_enable_asynccancel(void) NPTL_HIDDEN;
+void __nptl_disable_asynccancel(int oldtype) NPTL_HIDDEN;
+_Noreturn void __nptl_do_cancel(void) NPTL_HIDDEN;
+
 /* pthread_join.c */
 int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
 		const struct timespec *abs) NPTL_HIDDEN;
@@ -184,6 +196,25 @@ NPTL_API int __nptl_pthread_key_create(pthread_key_t *k, void (*d)(void *));
 NPTL_API int __nptl_pthread_key_delete(pthread_key_t k);
 NPTL_API void *__nptl_pthread_getspecific(pthread_key_t k);
 NPTL_API int __nptl_pthread_setspecific(pthread_key_t k, const void *v);
+
+/* Mutex <-> condition variable contract (src/mutex, src/cond).
+ * __nptl_mutex_requeue_word: for a mutex whose lock word is a plain
+ * futex that a waiter can be requeued to (NORMAL/RECURSIVE/ERRORCHECK/
+ * ADAPTIVE, not robust, not PI, not PP), store its address and whether it
+ * is process-private, and return true; else false.
+ * __nptl_mutex_lock_requeued: lock a mutex after having been requeued to
+ * its lock word (waiters may exist: the lock word must be left "contended"
+ * so that the eventual unlock wakes the next one), with the mutex type's
+ * own recursion/owner bookkeeping; returns 0 or the error lock would.
+ * __nptl_mutex_unlock_for_wait / __nptl_mutex_relock_after_wait: what
+ * pthread_cond_wait does to the mutex (for a robust mutex the relock may
+ * return EOWNERDEAD; for PP/PI it restores the priority protocol state).  */
+NPTL_API int __nptl_pthread_mutex_lock(pthread_mutex_t *m);
+NPTL_API int __nptl_pthread_mutex_unlock(pthread_mutex_t *m);
+bool __nptl_mutex_requeue_word(pthread_mutex_t *m, int **word, bool *private) NPTL_HIDDEN;
+int __nptl_mutex_lock_requeued(pthread_mutex_t *m) NPTL_HIDDEN;
+int __nptl_mutex_unlock_for_wait(pthread_mutex_t *m) NPTL_HIDDEN;
+int __nptl_mutex_relock_after_wait(pthread_mutex_t *m) NPTL_HIDDEN;
 
 static inline bool nptl_valid_timespec(const struct timespec *ts)
 {

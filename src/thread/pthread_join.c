@@ -6,9 +6,21 @@
  * descriptor while someone waits, the thread itself when detached), so a
  * second joiner or a detached thread gets EINVAL.  A joined descriptor's tid
  * becomes -1 before it is freed, so a stale handle gets ESRCH until the
- * descriptor is reused.
+ * descriptor is reused.  Waiting is a cancellation point (glibc's protocol,
+ * src/cancel/cancellation.c).
  */
 #include "nptl.h"
+
+struct unjoin {
+	struct pthread *pd;
+	bool armed;
+};
+
+static void unjoin(struct unjoin *u)
+{
+	if (u->armed)
+		__atomic_store_n(&u->pd->joinid, NULL, __ATOMIC_RELEASE);
+}
 
 int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
 		const struct timespec *abs)
@@ -34,6 +46,8 @@ int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
 
 	int err = 0;
 	pid_t tid;
+	/* A cancelled joiner leaves the thread joinable.  */
+	struct unjoin guard __attribute__((cleanup(unjoin))) = { pd, true };
 	while ((tid = __atomic_load_n(&pd->tid, __ATOMIC_ACQUIRE)) != 0) {
 		if (!block) {
 			err = EBUSY;
@@ -49,11 +63,15 @@ int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
 				break;
 			}
 		}
-		if (nptl_futex_wait_abs(&pd->tid, tid, clock, abs, false) == ETIMEDOUT) {
+		int oldtype = __nptl_enable_asynccancel();
+		int r = nptl_futex_wait_abs(&pd->tid, tid, clock, abs, false);
+		__nptl_disable_asynccancel(oldtype);
+		if (r == ETIMEDOUT) {
 			err = ETIMEDOUT;
 			break;
 		}
 	}
+	guard.armed = false;
 	if (err) {
 		__atomic_store_n(&pd->joinid, NULL, __ATOMIC_RELEASE);
 		return err;
