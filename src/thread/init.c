@@ -66,6 +66,10 @@ __attribute__((constructor)) static void nptl_load(void)
 		snprintf(msg, sizeof(msg), "refusing to start: %s", lose);
 		__nptl_fatal(msg);
 	}
+	if (__nptl_verbose)
+		__nptl_say("libnptl %s won the binding: it precedes libc.so.6 "
+			   "in lookup order and serves the thread interfaces",
+			   PACKAGE_VERSION);
 	__nptl_default_attr.guardsize = __nptl_page_size;
 	(void)__nptl_default_stacksize();   /* fixed at start-up, as in glibc */
 	if (__nptl_verbose)
