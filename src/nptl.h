@@ -126,7 +126,7 @@ static inline void nptl_lll_unlock(int *l)
 /* ---- internal interfaces ---------------------------------------------- */
 
 /* init.c */
-void __nptl_init_once(void) NPTL_HIDDEN;
+int __nptl_init_once(void) NPTL_HIDDEN;   /* 0 or EAGAIN */
 _Noreturn void __nptl_fatal(const char *msg) NPTL_HIDDEN;
 void __nptl_say(const char *fmt, ...) NPTL_HIDDEN
 	__attribute__((format(printf, 1, 2)));

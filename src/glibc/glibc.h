@@ -82,6 +82,6 @@ size_t __nptl_tls_static_size(size_t *align);
 
 /* glibc's multi-threaded mode: locks in stdio and malloc, the SIGSETXID
  * handler, __libc_single_threaded.  */
-void __nptl_glibc_go_multithreaded(void);
+int __nptl_glibc_go_multithreaded(void);   /* 0 or pthread_create's error */
 
 #endif

@@ -16,7 +16,7 @@ static void *bootstrap(void *arg)
 	return arg;
 }
 
-void __nptl_glibc_go_multithreaded(void)
+int __nptl_glibc_go_multithreaded(void)
 {
 	typedef int create_fn(pthread_t *, const pthread_attr_t *,
 			      void *(*)(void *), void *);
@@ -25,11 +25,17 @@ void __nptl_glibc_go_multithreaded(void)
 						"GLIBC_2.34");
 	join_fn *join = (join_fn *)dlvsym(RTLD_NEXT, "pthread_join",
 					  "GLIBC_2.34");
+	if (!create || !join)
+		__nptl_fatal("glibc's pthread_create@GLIBC_2.34 is missing");
+	/* A small stack, so that the bootstrap fits wherever a thread of
+	 * the program's would: glibc reads the attribute in its own layout.  */
+	union {
+		pthread_attr_t attr;
+		struct glibc_attr ga;
+	} a = { .ga = { .guardsize = __nptl_page_size, .stacksize = 64 * 1024 } };
 	pthread_t t;
-	if (create && join && create(&t, NULL, bootstrap, NULL) == 0) {
+	int err = create(&t, &a.attr, bootstrap, NULL);
+	if (err == 0)
 		join(t, NULL);
-		return;
-	}
-	__nptl_fatal("cannot switch glibc into multi-threaded mode "
-		     "(its pthread_create failed)");
+	return err;
 }

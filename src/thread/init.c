@@ -100,21 +100,28 @@ static void fork_child(void)
 
 static int init_state;   /* 0 not yet, 1 running, 2 done */
 
-void __nptl_init_once(void)
+/* Once, before the first thread.  If glibc cannot make its bootstrap thread
+ * (resource limits), the first pthread_create fails with EAGAIN as it would
+ * have on glibc, and the next one tries again.  */
+int __nptl_init_once(void)
 {
-	if (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == 2)
-		return;
-	int expect = 0;
-	if (!__atomic_compare_exchange_n(&init_state, &expect, 1, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
-		while (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 2)
+	for (;;) {
+		int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
+		if (s == 2)
+			return 0;
+		if (s == 1) {
 			nptl_futex_wait(&init_state, 1, true);
-		return;
+			continue;
+		}
+		if (__atomic_compare_exchange_n(&init_state, &s, 1, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
+			break;
 	}
 	__nptl_tls_init_layout();
-	__nptl_glibc_go_multithreaded();
-	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
+	int err = __nptl_glibc_go_multithreaded();
+	__atomic_store_n(&init_state, err ? 0 : 2, __ATOMIC_RELEASE);
 	nptl_futex_wake(&init_state, INT32_MAX, true);
+	return err ? EAGAIN : 0;
 }
 
 /* libnptl's own interface (NPTL_1.0): which libnptl serves this process.  */
