@@ -221,4 +221,43 @@ static inline bool nptl_valid_timespec(const struct timespec *ts)
 	return ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000L;
 }
 
+/* ---- cancellation (src/cancel): internal helpers ---------------------- */
+
+/* A system call that is a cancellation point, free of the race glibc 2.36
+ * has (its bug 12683): either it takes effect and returns, or a pending
+ * cancellation acts before it took any effect (src/cancel/cancellation.c
+ * has the proof).  Returns the kernel's value (-errno on failure).  Use it
+ * for any blocking call whose effect must not be lost to a cancellation
+ * (a futex wait can simply use __nptl_enable_asynccancel instead).  */
+long __nptl_syscall_cp(long nr, long a, long b, long c, long d, long e,
+		       long f) NPTL_HIDDEN;
+#define nptl_cp(n, a, b, c, d, e, f) \
+	__nptl_syscall_cp((n), (long)(a), (long)(b), (long)(c), (long)(d), \
+			  (long)(e), (long)(f))
+/* The same, with errno set and -1 returned on failure (the libc style).  */
+long __nptl_syscall_cp_errno(long nr, long a, long b, long c, long d, long e,
+			     long f) NPTL_HIDDEN;
+#define nptl_cp_errno(n, a, b, c, d, e, f) \
+	__nptl_syscall_cp_errno((n), (long)(a), (long)(b), (long)(c), \
+				(long)(d), (long)(e), (long)(f))
+/* Cancelled with cancellation enabled and not yet acting on it.  */
+static inline bool nptl_cancel_pending(int ch)
+{
+	return (ch & (CANCELSTATE_BITMASK | CANCELED_BITMASK | EXITING_BITMASK |
+		      TERMINATED_BITMASK)) == CANCELED_BITMASK;
+}
+/* Install libnptl's SIGCANCEL handler (once; idempotent).  */
+void __nptl_cancel_install(void) NPTL_HIDDEN;
+/* Act on a pending cancellation now: result PTHREAD_CANCELED, unwind.  */
+_Noreturn void __nptl_cancel_now(void) NPTL_HIDDEN;
+NPTL_API int __nptl_pthread_setcancelstate(int state, int *old);
+NPTL_API int __nptl_pthread_setcanceltype(int type, int *old);
+NPTL_API void __nptl_pthread_testcancel(void);
+/* src/cancel/cleanup.c: the _defer/_restore pairs.  Switch the caller to
+ * deferred cancellation, returning the type it had
+ * (PTHREAD_CANCEL_ASYNCHRONOUS or PTHREAD_CANCEL_DEFERRED); and switch it
+ * back, acting at once on a cancellation that is then pending.  */
+int __nptl_cancel_defer(void) NPTL_HIDDEN;
+void __nptl_cancel_restore(int type) NPTL_HIDDEN;
+
 #endif
