@@ -35,7 +35,7 @@ static void *lifo_thread(void *arg)
 	pthread_cleanup_push(push_order, (void *)2);
 	pthread_cleanup_push(push_order, (void *)3);
 	char c;
-	read(pipefd[0], &c, 1);   /* blocks: nothing is ever written */
+	(void)!read(pipefd[0], &c, 1);   /* blocks: nothing is ever written */
 	pthread_cleanup_pop(0);
 	pthread_cleanup_pop(0);
 	pthread_cleanup_pop(0);
@@ -217,7 +217,7 @@ static void *fgets_thread(void *arg)
 	(void)arg;
 	char buf[16];
 	pthread_cleanup_push(note_fgets, NULL);
-	fgets(buf, sizeof(buf), fp);
+	(void)!fgets(buf, sizeof(buf), fp);
 	pthread_cleanup_pop(0);
 	return NULL;
 }
@@ -252,7 +252,7 @@ static void *blocked_thread(void *arg)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	char c;
-	read(pipefd[0], &c, 1);
+	(void)!read(pipefd[0], &c, 1);
 	return NULL;
 }
 
@@ -288,7 +288,7 @@ static void *nested_thread(void *arg)
 	(void)arg;
 	char c;
 	stage = 1;
-	read(pipefd[0], &c, 1);
+	(void)!read(pipefd[0], &c, 1);
 	stage = 2;
 	return NULL;
 }

@@ -31,7 +31,7 @@ static void inner(void)
 	pthread_cleanup_pop(1);   /* executed now */
 	char c;
 	stage = 1;
-	read(pfd[0], &c, 1);
+	(void)!read(pfd[0], &c, 1);
 	pthread_cleanup_pop(0);
 }
 

@@ -37,7 +37,7 @@ static void *deferred(void *)
 		try {
 			char c;
 			stage = 1;
-			read(pfd[0], &c, 1);
+			(void)!read(pfd[0], &c, 1);
 		} catch (...) {
 			any_seen = 1;
 			throw;

@@ -56,12 +56,12 @@ static char c1;
 static struct timespec long_ts = { 1000, 0 };
 static bool no_msg, no_mq;
 
-static void p_read(void) { read(empty_pipe[0], &c1, 1); }
-static void p_readv(void) { struct iovec v = { &c1, 1 }; readv(empty_pipe[0], &v, 1); }
-static void p_pread(void) { pread(lockfd, &c1, 1, 0); }
-static void p_write(void) { write(full_pipe[1], "x", 1); }
-static void p_writev(void) { struct iovec v = { "x", 1 }; writev(full_pipe[1], &v, 1); }
-static void p_pwrite(void) { pwrite(lockfd, "x", 1, 0); }
+static void p_read(void) { (void)!read(empty_pipe[0], &c1, 1); }
+static void p_readv(void) { struct iovec v = { &c1, 1 }; (void)!readv(empty_pipe[0], &v, 1); }
+static void p_pread(void) { (void)!pread(lockfd, &c1, 1, 0); }
+static void p_write(void) { (void)!write(full_pipe[1], "x", 1); }
+static void p_writev(void) { struct iovec v = { "x", 1 }; (void)!writev(full_pipe[1], &v, 1); }
+static void p_pwrite(void) { (void)!pwrite(lockfd, "x", 1, 0); }
 static void p_recv(void) { recv(sock[0], &c1, 1, 0); }
 static void p_recvfrom(void) { recvfrom(sock[0], &c1, 1, 0, NULL, NULL); }
 static void p_recvmsg(void)
@@ -261,7 +261,7 @@ static void setup(void)
 	if (child == 0) {
 		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 		fcntl(lockfd, F_SETLK, &fl);
-		write(ready[1], "r", 1);
+		(void)!write(ready[1], "r", 1);
 		for (;;)
 			pause();
 	}
