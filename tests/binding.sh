@@ -94,7 +94,16 @@ check_mode() {
 		}' "$dir/$mode.pairs" || bad "$mode: bindings (see above)"
 }
 
-check_mode link "$prog_link" "$prog_link"
+# The link-mode program proper, not libtool's wrapper script: the wrapper's
+# shell execs it in the same process, and the shell's own bindings (to libc,
+# which is right for a shell that never loads libnptl) would share its
+# LD_DEBUG output file.
+real=$(dirname "$prog_link")/.libs/$(basename "$prog_link")
+if [ -x "$real" ]; then
+	check_mode link "$real" env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$real"
+else
+	check_mode link "$prog_link" "$prog_link"
+fi
 check_mode preload "$prog_plain" env LD_PRELOAD="$lib" "$prog_plain"
 
 # The plain program really is plain.
