@@ -101,7 +101,8 @@ static inline long nptl_futex_wake(void *addr, int n, bool private)
 
 /* Wait while *addr == val until the absolute time `abs` on `clock`
  * (CLOCK_REALTIME or CLOCK_MONOTONIC; NULL: forever).  Returns 0 (woken or
- * value changed), ETIMEDOUT or EINTR.  */
+ * value changed), ETIMEDOUT, EINTR, or EINVAL for a deadline the kernel
+ * refuses (negative, or tv_nsec out of range).  */
 int nptl_futex_wait_abs(void *addr, int val, clockid_t clock,
 			const struct timespec *abs, bool private) NPTL_HIDDEN;
 
@@ -220,6 +221,50 @@ static inline bool nptl_valid_timespec(const struct timespec *ts)
 {
 	return ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000L;
 }
+
+/* ---- semaphores (src/sem) ---------------------------------------------- */
+
+/* glibc 2.36's `struct new_sem` for 64-bit atomics, the layout a sem_t has
+ * in every process that shares it: `data` holds the value in its low 32
+ * bits (the futex word, little-endian) and the number of registered
+ * waiters in its high 32 bits; `private` is glibc's futex flag value, 0 for
+ * a process-private semaphore and FUTEX_PRIVATE_FLAG for a shared one
+ * (glibc XORs it into an op that already carries the private flag).  */
+struct nptl_sem {
+	uint64_t data;
+	int private;
+	int pad;
+};
+#define NPTL_SEM_NWAITERS_SHIFT 32
+#define NPTL_SEM_VALUE_MASK 0xffffffffu
+#define NPTL_SEM_PRIVATE 0
+#define NPTL_SEM_SHARED FUTEX_PRIVATE_FLAG
+
+static inline bool nptl_sem_private(const struct nptl_sem *s)
+{
+	return (s->private & FUTEX_PRIVATE_FLAG) == 0;
+}
+
+static inline int *nptl_sem_word(struct nptl_sem *s)
+{
+	return (int *)&s->data;
+}
+
+/* sem_open.c / sem_close.c: the per-process list of named semaphores
+ * mapped, keyed like glibc's (device, inode, name as given), so that
+ * opening one name twice yields one address with a reference count.
+ * __nptl_sem_map_add returns the address to use for the object open on
+ * `fd` (`mapped`: a mapping the caller made, or MAP_FAILED to map it
+ * here; a mapping not used is unmapped) or NULL.  __nptl_sem_map_drop
+ * drops one reference and unmaps on the last; false if `sem` is not one
+ * of ours.  */
+void *__nptl_sem_map_add(const char *name, int fd, void *mapped) NPTL_HIDDEN;
+bool __nptl_sem_map_drop(void *sem) NPTL_HIDDEN;
+/* sem_unlink.c: glibc's file name for a named semaphore, "/dev/shm/sem."
+ * and the name without its leading slashes; -1 for a name glibc refuses
+ * (empty, with another slash, longer than NAME_MAX).  */
+#define NPTL_SEM_PATH_SIZE (sizeof("/dev/shm/") + 4 + 255)
+int __nptl_sem_path(char path[NPTL_SEM_PATH_SIZE], const char *name) NPTL_HIDDEN;
 
 /* ---- cancellation (src/cancel): internal helpers ---------------------- */
 

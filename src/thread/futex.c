@@ -9,7 +9,9 @@ int nptl_futex_wait_abs(void *addr, int val, clockid_t clock,
 		op |= FUTEX_CLOCK_REALTIME;
 	long r = nptl_syscall(SYS_futex, addr, op, val, abs, 0,
 			      FUTEX_BITSET_MATCH_ANY);
-	if (r == -ETIMEDOUT || r == -EINTR)
+	/* EINVAL: a negative deadline or a bad tv_nsec; callers check first,
+	 * but a caller looping on 0 must never spin on it.  */
+	if (r == -ETIMEDOUT || r == -EINTR || r == -EINVAL)
 		return (int)-r;
 	return 0;
 }

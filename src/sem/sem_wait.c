@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Waiting on a semaphore, in glibc 2.36's protocol on the 64-bit word
+ * (value low, registered waiters high; struct nptl_sem in nptl.h), so that
+ * libnptl and glibc processes can wait and post on one shared semaphore.
+ *
+ * 1. Fast path: take a token with a CAS of value -> value - 1.
+ * 2. Spin, only with more than one CPU online, while the value is 0 and
+ *    nobody is registered: a sem_post from a running thread then hands its
+ *    token over without either side entering the kernel.  The spinner is
+ *    not registered, so sem_post owes it no wake; it only reads until it
+ *    sees a token, which it takes with the same CAS as step 1.  It gives up
+ *    at once when a waiter is registered (those are asleep and first in
+ *    line).  How long it spins adapts per semaphore, in the `pad` word
+ *    that glibc leaves unused on x86_64: a spin that got a token raises
+ *    the budget (up to SEM_SPIN_MAX pauses, ~10us), one that did not
+ *    halves it, down to a probe of SEM_SPIN_PROBE pauses (~1us), and a
+ *    failed probe stops spinning for the next SEM_SPIN_COOL waits.  So
+ *    when the CPUs are oversubscribed and spinning only steals time from
+ *    the poster, waits cost about what glibc's cost; when both sides run,
+ *    hand-offs settle into a steady state without system calls.  The
+ *    budget is a hint: racy updates are harmless.
+ * 3. Register: add 1 to the waiter count (one atomic add).  From then on
+ *    every sem_post sees the count in the same atomic step that adds its
+ *    token, and wakes one sleeper.
+ * 4. Loop: with value 0, futex-wait on the value word expecting 0.  A post
+ *    between our read and the kernel's check changes the word, so the
+ *    kernel refuses to sleep; a post after we sleep sees our registration
+ *    and wakes us: no wake-up is lost.  With value > 0, take a token and
+ *    unregister in one CAS (value - 1, waiters - 1).
+ * 5. Timeout, EINTR or cancellation: unregister.  If we leave while tokens
+ *    remain and others are registered, a wake meant for us may have been
+ *    spent on us (a cancellation arriving just after the wake), so pass one
+ *    on; an extra wake is harmless in this protocol.
+ *
+ * The futex is shared or private as the semaphore's `private` field says,
+ * exactly as glibc chooses.  sem_wait and sem_timedwait act on a pending
+ * cancellation even when they do not block (POSIX "shall occur"; glibc
+ * 2.36 does the same); sem_clockwait, like glibc's, only while blocked.
+ */
+#include <semaphore.h>
+#include <unistd.h>
+#include "nptl.h"
+
+#define SEM_ONE_WAITER ((uint64_t)1 << NPTL_SEM_NWAITERS_SHIFT)
+#define SEM_SPIN_PROBE 32
+#define SEM_SPIN_COOL 8
+#define SEM_SPIN_MAX 300
+
+static int sem_can_spin;	/* 0 unknown, 1 no, 2 yes */
+
+static bool may_spin(void)
+{
+	int c = __atomic_load_n(&sem_can_spin, __ATOMIC_RELAXED);
+	if (!c) {
+		c = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+		__atomic_store_n(&sem_can_spin, c, __ATOMIC_RELAXED);
+	}
+	return c == 2;
+}
+
+static bool try_take(struct nptl_sem *s)
+{
+	uint64_t d = __atomic_load_n(&s->data, __ATOMIC_RELAXED);
+	while (d & NPTL_SEM_VALUE_MASK) {
+		if (__atomic_compare_exchange_n(&s->data, &d, d - 1, true,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+	}
+	return false;
+}
+
+static inline void sem_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* The spin budget in `pad`: 0..SEM_SPIN_MAX pauses; above that, a count
+ * of waits that do not spin at all after a failed probe.  */
+static bool spin_take(struct nptl_sem *s)
+{
+	if (!may_spin())
+		return false;
+	/* glibc leaves `pad` uninitialized in sem_init: clamp.  */
+	int budget = __atomic_load_n(&s->pad, __ATOMIC_RELAXED);
+	if (budget < 0 || budget > SEM_SPIN_MAX + SEM_SPIN_COOL)
+		budget = 0;
+	if (budget > SEM_SPIN_MAX) {
+		int next = budget == SEM_SPIN_MAX + SEM_SPIN_COOL ? 0 : budget + 1;
+		__atomic_store_n(&s->pad, next, __ATOMIC_RELAXED);
+		return false;
+	}
+	int limit = budget ? budget : SEM_SPIN_PROBE;
+	for (int i = 0; i < limit; i++) {
+		uint64_t d = __atomic_load_n(&s->data, __ATOMIC_RELAXED);
+		if (d & NPTL_SEM_VALUE_MASK) {
+			if (!try_take(s))
+				break;
+			int more = budget + budget / 2 + SEM_SPIN_PROBE;
+			if (more > SEM_SPIN_MAX)
+				more = SEM_SPIN_MAX;
+			if (more != budget)
+				__atomic_store_n(&s->pad, more, __ATOMIC_RELAXED);
+			return true;
+		}
+		if (d >> NPTL_SEM_NWAITERS_SHIFT)
+			break;
+		sem_pause();
+	}
+	__atomic_store_n(&s->pad, budget ? budget / 2 : SEM_SPIN_MAX + 1,
+			 __ATOMIC_RELAXED);
+	return false;
+}
+
+static void testcancel(void)
+{
+	struct pthread *self = nptl_self();
+	int ch = __atomic_load_n(&self->cancelhandling, __ATOMIC_RELAXED);
+	if ((ch & (CANCELSTATE_BITMASK | CANCELED_BITMASK | EXITING_BITMASK |
+		   TERMINATED_BITMASK)) == CANCELED_BITMASK) {
+		self->result = PTHREAD_CANCELED;
+		__nptl_do_cancel();
+	}
+}
+
+struct registration {
+	struct nptl_sem *s;
+	bool on;
+};
+
+static void unregister(struct registration *r)
+{
+	if (!r->on)
+		return;
+	struct nptl_sem *s = r->s;
+	uint64_t d = __atomic_sub_fetch(&s->data, SEM_ONE_WAITER, __ATOMIC_RELAXED);
+	if ((d & NPTL_SEM_VALUE_MASK) && (d >> NPTL_SEM_NWAITERS_SHIFT))
+		nptl_futex_wake(nptl_sem_word(s), 1, nptl_sem_private(s));
+}
+
+static int wait_slow(struct nptl_sem *s, clockid_t clock,
+		     const struct timespec *abs)
+{
+	bool private = nptl_sem_private(s);
+	int err = 0;
+	uint64_t d = __atomic_add_fetch(&s->data, SEM_ONE_WAITER, __ATOMIC_RELAXED);
+	struct registration reg __attribute__((cleanup(unregister))) = { s, true };
+
+	for (;;) {
+		if (d & NPTL_SEM_VALUE_MASK) {
+			if (__atomic_compare_exchange_n(&s->data, &d,
+							d - 1 - SEM_ONE_WAITER, true,
+							__ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED)) {
+				reg.on = false;
+				return 0;
+			}
+			continue;
+		}
+		/* The kernel refuses negative absolute times; they are simply
+		 * past.  */
+		if (abs && abs->tv_sec < 0) {
+			err = ETIMEDOUT;
+			break;
+		}
+		int old = __nptl_enable_asynccancel();
+		int r = nptl_futex_wait_abs(nptl_sem_word(s), 0, clock, abs, private);
+		__nptl_disable_asynccancel(old);
+		if (r == ETIMEDOUT || r == EINTR) {
+			err = r;
+			break;
+		}
+		d = __atomic_load_n(&s->data, __ATOMIC_RELAXED);
+	}
+	/* unregister() runs on the way out.  */
+	errno = err;
+	return -1;
+}
+
+static int sem_wait_common(struct nptl_sem *s, clockid_t clock,
+			   const struct timespec *abs)
+{
+	if (try_take(s) || spin_take(s))
+		return 0;
+	return wait_slow(s, clock, abs);
+}
+
+NPTL_API int __nptl_sem_wait(sem_t *sem)
+{
+	testcancel();
+	return sem_wait_common((struct nptl_sem *)sem, CLOCK_REALTIME, NULL);
+}
+NPTL_SYMVER_DEFAULT(__nptl_sem_wait, sem_wait, GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_sem_wait, sem_wait, GLIBC_2.2.5);
+
+/* Never fails spuriously: the CAS is retried while a token is there.  */
+NPTL_API int __nptl_sem_trywait(sem_t *sem)
+{
+	if (try_take((struct nptl_sem *)sem))
+		return 0;
+	errno = EAGAIN;
+	return -1;
+}
+NPTL_SYMVER_DEFAULT(__nptl_sem_trywait, sem_trywait, GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_sem_trywait, sem_trywait, GLIBC_2.2.5);
+
+/* glibc 2.36 rejects a bad tv_nsec before looking at the semaphore, even
+ * when a token is available.  */
+NPTL_API int __nptl_sem_timedwait(sem_t *sem, const struct timespec *abs)
+{
+	if (!nptl_valid_timespec(abs)) {
+		errno = EINVAL;
+		return -1;
+	}
+	testcancel();
+	return sem_wait_common((struct nptl_sem *)sem, CLOCK_REALTIME, abs);
+}
+NPTL_SYMVER_DEFAULT(__nptl_sem_timedwait, sem_timedwait, GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_sem_timedwait, sem_timedwait, GLIBC_2.2.5);
+
+/* Likewise the clock, which the futex must support: CLOCK_REALTIME or
+ * CLOCK_MONOTONIC.  */
+NPTL_API int __nptl_sem_clockwait(sem_t *sem, clockid_t clock,
+				  const struct timespec *abs)
+{
+	if ((clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC) ||
+	    !nptl_valid_timespec(abs)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return sem_wait_common((struct nptl_sem *)sem, clock, abs);
+}
+NPTL_SYMVER_DEFAULT(__nptl_sem_clockwait, sem_clockwait, GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_sem_clockwait, sem_clockwait, GLIBC_2.30);
