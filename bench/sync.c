@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * sync: the synchronization benchmark.  One row per run:
+ *
+ *   sync -r ROW [-t MS]     run ROW for about MS milliseconds (default 500)
+ *   sync -l                 list the rows
+ *
+ * and one line of key=value fields separated by tabs, e.g.
+ *
+ *   row=cond-pingpong  value=123456  unit=roundtrips/s  threads=2  ...
+ *
+ * Rows:
+ *   mutex-uncontended    ns per lock+unlock, one thread (lower is better)
+ *   mutex-2, -4, -8      lock+unlock/s, N threads on one mutex
+ *   cond-pingpong        round trips/s, 2 threads alternating on a predicate
+ *   sem-pingpong         round trips/s, 2 threads and 2 semaphores
+ *   rwlock-read-1, -2, -4  rdlock+unlock/s with N readers
+ *   rwlock-read-4-writer total ops/s of 4 readers + 1 writer (writer=: its own)
+ *   barrier-2, -4        rounds/s of N threads on one barrier
+ *   cond-pingpong-8pairs total round trips/s of 8 independent pairs
+ *
+ * The same source is linked with libnptl and with glibc; it uses nothing
+ * but <pthread.h> and <semaphore.h> from the thread library (the start
+ * gate is a raw futex), so the two builds differ only in the primitives
+ * measured.  Every row checks an invariant of what it measured (exit 1 if
+ * broken): a fast wrong answer is not a result.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_THREADS 16
+
+/* One per thread, each on its own cache line so that counting does not
+ * itself contend. */
+struct worker {
+	pthread_t thread;
+	int id;
+	void *arg;		/* the row's shared state (a pair, ...) */
+	long ops;
+	long bad;		/* invariant violations seen */
+} __attribute__((aligned(64)));
+
+static struct worker workers[MAX_THREADS];
+static long opt_ms = 500;
+
+/* The start gate and the stop flag.  They are futexes and atomics, not
+ * the library's primitives, so that only the measured calls differ. */
+static int ready;
+static int go;
+static int stop;
+
+static void futex_wait(int *addr, int val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(int *addr, int n)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+static void await_go(void)
+{
+	if (__atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST) == 0)
+		futex_wake(&ready, 1);
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		futex_wait(&go, 0);
+}
+
+static int stopped(void)
+{
+	return __atomic_load_n(&stop, __ATOMIC_ACQUIRE);
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "sync: %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+/* Wrap a pthread call that returns an error number.  The check costs the
+ * same in both builds. */
+#define MUST(call) do { int e_ = (call); if (e_) die(#call, e_); } while (0)
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, ms % 1000 * 1000000L };
+
+	while (nanosleep(&t, &t) == -1 && errno == EINTR)
+		;
+}
+
+/* Start n workers running fn, let them all go at once, stop them after
+ * opt_ms and join them.  Returns the seconds from go to the last join. */
+static double run_workers(int n, void *(*fn)(void *))
+{
+	double t0, t1;
+
+	ready = -n;
+	for (int i = 0; i < n; i++) {
+		workers[i].id = i;
+		MUST(pthread_create(&workers[i].thread, NULL, fn, &workers[i]));
+	}
+	for (int r; (r = __atomic_load_n(&ready, __ATOMIC_ACQUIRE)) != 0;)
+		futex_wait(&ready, r);
+
+	t0 = now();
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	futex_wake(&go, INT_MAX);
+	sleep_ms(opt_ms);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < n; i++)
+		MUST(pthread_join(workers[i].thread, NULL));
+	t1 = now();
+	return t1 - t0;
+}
+
+static long sum(int from, int to, size_t field)
+{
+	long s = 0;
+
+	for (int i = from; i < to; i++)
+		s += *(long *)((char *)&workers[i] + field);
+	return s;
+}
+
+#define SUM_OPS(from, to) sum(from, to, offsetof(struct worker, ops))
+#define SUM_BAD(from, to) sum(from, to, offsetof(struct worker, bad))
+
+static void report(const char *row, double value, const char *unit,
+		   int threads, long ops, double secs, const char *extra)
+{
+	printf("row=%s\tvalue=%.*f\tunit=%s\tthreads=%d\tops=%ld\tsecs=%.3f%s\n",
+	       row, value < 1000 ? 2 : 0, value, unit, threads, ops, secs,
+	       extra ? extra : "");
+}
+
+/* ------------------------------------------------------------------ mutex */
+
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static long mutex_count;	/* protected by mutex */
+
+/* Keeps the process multi-threaded while the uncontended row runs alone:
+ * that is where locks are used, and a library may take shortcuts while it
+ * has a single thread. */
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	while (!stopped())
+		futex_wait(&stop, 0);
+	return NULL;
+}
+
+static void mutex_uncontended(const char *row)
+{
+	pthread_t idle;
+	long ops = 0;
+	double t0, t1;
+
+	MUST(pthread_create(&idle, NULL, idle_thread, NULL));
+	t0 = now();
+	do {
+		for (int i = 0; i < 10000; i++) {
+			MUST(pthread_mutex_lock(&mutex));
+			mutex_count++;
+			MUST(pthread_mutex_unlock(&mutex));
+		}
+		ops += 10000;
+		t1 = now();
+	} while (t1 - t0 < opt_ms / 1000.0);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	futex_wake(&stop, INT_MAX);
+	MUST(pthread_join(idle, NULL));
+	if (mutex_count != ops) {
+		fprintf(stderr, "sync: %s: count %ld != %ld\n", row,
+			mutex_count, ops);
+		exit(1);
+	}
+	report(row, (t1 - t0) * 1e9 / ops, "ns/op", 1, ops, t1 - t0, NULL);
+}
+
+/* A tiny critical section: one increment of a shared counter. */
+static void *mutex_worker(void *arg)
+{
+	struct worker *w = arg;
+	long ops = 0;
+
+	await_go();
+	while (!stopped()) {
+		MUST(pthread_mutex_lock(&mutex));
+		mutex_count++;
+		MUST(pthread_mutex_unlock(&mutex));
+		ops++;
+	}
+	w->ops = ops;
+	return NULL;
+}
+
+static void mutex_contended(const char *row, int n)
+{
+	double secs = run_workers(n, mutex_worker);
+	long ops = SUM_OPS(0, n);
+
+	/* The unprotected increment comes out exact only under exclusion. */
+	if (mutex_count != ops) {
+		fprintf(stderr, "sync: %s: count %ld != %ld ops: exclusion "
+			"broken\n", row, mutex_count, ops);
+		exit(1);
+	}
+	report(row, ops / secs, "ops/s", n, ops, secs, NULL);
+}
+
+/* ---------------------------------------------------------------- condvar */
+
+/* Strict alternation: A may run when turn is 0, B when it is 1; A ends
+ * the game with 2.  Each side waits on its own condvar and signals the
+ * other's while it holds the mutex, the common way to write it. */
+struct cond_pair {
+	pthread_mutex_t m;
+	pthread_cond_t to_a, to_b;
+	int turn;
+} __attribute__((aligned(64)));
+
+static struct cond_pair cond_pairs[MAX_THREADS / 2];
+
+static void *cond_a(void *arg)
+{
+	struct worker *w = arg;
+	struct cond_pair *p = w->arg;
+	long trips = 0;
+
+	await_go();
+	MUST(pthread_mutex_lock(&p->m));
+	for (;;) {
+		while (p->turn != 0)
+			MUST(pthread_cond_wait(&p->to_a, &p->m));
+		if (stopped()) {
+			p->turn = 2;
+			MUST(pthread_cond_signal(&p->to_b));
+			break;
+		}
+		p->turn = 1;
+		MUST(pthread_cond_signal(&p->to_b));
+		trips++;
+	}
+	MUST(pthread_mutex_unlock(&p->m));
+	w->ops = trips;
+	return NULL;
+}
+
+static void *cond_b(void *arg)
+{
+	struct worker *w = arg;
+	struct cond_pair *p = w->arg;
+	long turns = 0;
+
+	await_go();
+	MUST(pthread_mutex_lock(&p->m));
+	for (;;) {
+		while (p->turn == 0)
+			MUST(pthread_cond_wait(&p->to_b, &p->m));
+		if (p->turn == 2)
+			break;
+		p->turn = 0;
+		MUST(pthread_cond_signal(&p->to_a));
+		turns++;
+	}
+	MUST(pthread_mutex_unlock(&p->m));
+	w->ops = turns;
+	return NULL;
+}
+
+/* Workers 2i and 2i+1 are pair i. */
+static void *cond_worker(void *arg)
+{
+	struct worker *w = arg;
+
+	w->arg = &cond_pairs[w->id / 2];
+	return w->id % 2 ? cond_b(w) : cond_a(w);
+}
+
+static void cond_pingpong(const char *row, int pairs)
+{
+	long trips = 0;
+	double secs;
+
+	for (int i = 0; i < pairs; i++) {
+		MUST(pthread_mutex_init(&cond_pairs[i].m, NULL));
+		MUST(pthread_cond_init(&cond_pairs[i].to_a, NULL));
+		MUST(pthread_cond_init(&cond_pairs[i].to_b, NULL));
+		cond_pairs[i].turn = 0;
+	}
+	secs = run_workers(2 * pairs, cond_worker);
+	for (int i = 0; i < pairs; i++) {
+		/* A started every trip it counts, B completed each. */
+		if (workers[2 * i].ops != workers[2 * i + 1].ops) {
+			fprintf(stderr, "sync: %s: pair %d: %ld trips out, "
+				"%ld back\n", row, i, workers[2 * i].ops,
+				workers[2 * i + 1].ops);
+			exit(1);
+		}
+		trips += workers[2 * i].ops;
+	}
+	report(row, trips / secs, "roundtrips/s", 2 * pairs, trips, secs,
+	       NULL);
+}
+
+/* -------------------------------------------------------------- semaphore */
+
+static sem_t sem_ping, sem_pong;
+static int sem_done;
+
+static void sem_wait_intr(sem_t *s)
+{
+	while (sem_wait(s) == -1)
+		if (errno != EINTR)
+			die("sem_wait", errno);
+}
+
+static void *sem_worker(void *arg)
+{
+	struct worker *w = arg;
+	long ops = 0;
+
+	await_go();
+	if (w->id == 0) {
+		for (;;) {
+			if (stopped()) {
+				__atomic_store_n(&sem_done, 1, __ATOMIC_RELAXED);
+				if (sem_post(&sem_ping))
+					die("sem_post", errno);
+				break;
+			}
+			if (sem_post(&sem_ping))
+				die("sem_post", errno);
+			sem_wait_intr(&sem_pong);
+			ops++;
+		}
+	} else {
+		for (;;) {
+			sem_wait_intr(&sem_ping);
+			/* sem_post/sem_wait order the flag. */
+			if (__atomic_load_n(&sem_done, __ATOMIC_RELAXED))
+				break;
+			if (sem_post(&sem_pong))
+				die("sem_post", errno);
+			ops++;
+		}
+	}
+	w->ops = ops;
+	return NULL;
+}
+
+static void sem_pingpong(const char *row)
+{
+	double secs;
+	int v1, v2;
+
+	if (sem_init(&sem_ping, 0, 0) || sem_init(&sem_pong, 0, 0))
+		die("sem_init", errno);
+	secs = run_workers(2, sem_worker);
+	sem_getvalue(&sem_ping, &v1);
+	sem_getvalue(&sem_pong, &v2);
+	if (workers[0].ops != workers[1].ops || v1 || v2) {
+		fprintf(stderr, "sync: %s: %ld trips out, %ld back, values "
+			"%d %d\n", row, workers[0].ops, workers[1].ops, v1, v2);
+		exit(1);
+	}
+	report(row, workers[0].ops / secs, "roundtrips/s", 2, workers[0].ops,
+	       secs, NULL);
+}
+
+/* ----------------------------------------------------------------- rwlock */
+
+static pthread_rwlock_t rwlock = PTHREAD_RWLOCK_INITIALIZER;
+static long rw_a, rw_b;		/* equal whenever the lock is free */
+static int rw_readers;		/* workers [0, rw_readers) read */
+
+static void *rwlock_worker(void *arg)
+{
+	struct worker *w = arg;
+	long ops = 0, bad = 0;
+
+	await_go();
+	if (w->id < rw_readers) {
+		while (!stopped()) {
+			MUST(pthread_rwlock_rdlock(&rwlock));
+			bad += rw_a != rw_b;
+			MUST(pthread_rwlock_unlock(&rwlock));
+			ops++;
+		}
+	} else {
+		while (!stopped()) {
+			MUST(pthread_rwlock_wrlock(&rwlock));
+			rw_a++;
+			rw_b++;
+			MUST(pthread_rwlock_unlock(&rwlock));
+			ops++;
+		}
+	}
+	w->ops = ops;
+	w->bad = bad;
+	return NULL;
+}
+
+static void rwlock_read(const char *row, int readers, int writers)
+{
+	char extra[64] = "";
+	double secs;
+	long ops, wops;
+
+	rw_readers = readers;
+	secs = run_workers(readers + writers, rwlock_worker);
+	ops = SUM_OPS(0, readers + writers);
+	wops = SUM_OPS(readers, readers + writers);
+	if (SUM_BAD(0, readers) || rw_a != wops || rw_b != wops) {
+		fprintf(stderr, "sync: %s: a reader saw a writer's half-done "
+			"update (%ld times), or writes were lost\n", row,
+			SUM_BAD(0, readers));
+		exit(1);
+	}
+	/* The default rwlock may prefer readers: whether the writer got
+	 * through at all is part of the result. */
+	if (writers)
+		snprintf(extra, sizeof extra, "\twriter=%.0f", wops / secs);
+	report(row, ops / secs, "ops/s", readers + writers, ops, secs, extra);
+}
+
+/* ---------------------------------------------------------------- barrier */
+
+static pthread_barrier_t barrier;
+static long barrier_end = LONG_MAX;	/* the first round nobody enters */
+static int barrier_serial[MAX_THREADS];
+
+/* Every thread must stop after the same round, or the others would wait
+ * forever.  Thread 0 alone reads the stop flag and, before it enters round
+ * r, ends the game after r; the barrier orders that store before anyone
+ * leaves round r, and nobody can be past round r before thread 0 enters
+ * it. */
+static void *barrier_worker(void *arg)
+{
+	struct worker *w = arg;
+	long r;
+	int serial = 0;
+
+	await_go();
+	for (r = 0;; r++) {
+		if (w->id == 0 && stopped() &&
+		    __atomic_load_n(&barrier_end, __ATOMIC_RELAXED) == LONG_MAX)
+			__atomic_store_n(&barrier_end, r + 1, __ATOMIC_RELAXED);
+		if (r >= __atomic_load_n(&barrier_end, __ATOMIC_RELAXED))
+			break;
+		int rc = pthread_barrier_wait(&barrier);
+		if (rc == PTHREAD_BARRIER_SERIAL_THREAD)
+			serial++;
+		else if (rc)
+			die("pthread_barrier_wait", rc);
+	}
+	w->ops = r;
+	barrier_serial[w->id] = serial;
+	return NULL;
+}
+
+static void barrier_rounds(const char *row, int n)
+{
+	long serial = 0;
+	double secs;
+
+	MUST(pthread_barrier_init(&barrier, NULL, n));
+	secs = run_workers(n, barrier_worker);
+	for (int i = 0; i < n; i++)
+		serial += barrier_serial[i];
+	/* Lockstep: everyone saw every round, each with one serial thread. */
+	for (int i = 1; i < n; i++)
+		if (workers[i].ops != workers[0].ops)
+			serial = -1;
+	if (serial != workers[0].ops) {
+		fprintf(stderr, "sync: %s: rounds or serial threads do not "
+			"add up\n", row);
+		exit(1);
+	}
+	MUST(pthread_barrier_destroy(&barrier));
+	report(row, workers[0].ops / secs, "rounds/s", n, workers[0].ops,
+	       secs, NULL);
+}
+
+/* ------------------------------------------------------------------- rows */
+
+static const char *const rows[] = {
+	"mutex-uncontended", "mutex-2", "mutex-4", "mutex-8",
+	"cond-pingpong", "sem-pingpong",
+	"rwlock-read-1", "rwlock-read-2", "rwlock-read-4",
+	"rwlock-read-4-writer", "barrier-2", "barrier-4",
+	"cond-pingpong-8pairs",
+};
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: sync -r ROW [-t MS] | sync -l\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *row = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-l")) {
+			for (size_t k = 0; k < sizeof rows / sizeof *rows; k++)
+				puts(rows[k]);
+			return 0;
+		} else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
+			row = argv[++i];
+		} else if (!strcmp(argv[i], "-t") && i + 1 < argc) {
+			char *end;
+			opt_ms = strtol(argv[++i], &end, 10);
+			if (!*argv[i] || *end || opt_ms < 1 || opt_ms > 600000)
+				usage();
+		} else {
+			usage();
+		}
+	}
+	if (!row)
+		usage();
+
+	if (!strcmp(row, "mutex-uncontended"))
+		mutex_uncontended(row);
+	else if (!strcmp(row, "mutex-2"))
+		mutex_contended(row, 2);
+	else if (!strcmp(row, "mutex-4"))
+		mutex_contended(row, 4);
+	else if (!strcmp(row, "mutex-8"))
+		mutex_contended(row, 8);
+	else if (!strcmp(row, "cond-pingpong"))
+		cond_pingpong(row, 1);
+	else if (!strcmp(row, "cond-pingpong-8pairs"))
+		cond_pingpong(row, 8);
+	else if (!strcmp(row, "sem-pingpong"))
+		sem_pingpong(row);
+	else if (!strcmp(row, "rwlock-read-1"))
+		rwlock_read(row, 1, 0);
+	else if (!strcmp(row, "rwlock-read-2"))
+		rwlock_read(row, 2, 0);
+	else if (!strcmp(row, "rwlock-read-4"))
+		rwlock_read(row, 4, 0);
+	else if (!strcmp(row, "rwlock-read-4-writer"))
+		rwlock_read(row, 4, 1);
+	else if (!strcmp(row, "barrier-2"))
+		barrier_rounds(row, 2);
+	else if (!strcmp(row, "barrier-4"))
+		barrier_rounds(row, 4);
+	else
+		usage();
+	return 0;
+}
