@@ -222,6 +222,104 @@ static inline bool nptl_valid_timespec(const struct timespec *ts)
 	return ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000L;
 }
 
+/* ---- mutexes (src/mutex): internal helpers ---------------------------- */
+
+/* glibc's __kind encoding (sysdeps/nptl/pthreadP.h).  ABI: a glibc
+ * process and a libnptl process may share one process-shared mutex.
+ * Bits 0-1 are the POSIX type; the elision bits are hints we ignore.  */
+#define NPTL_MUTEX_KIND_MASK    3
+#define NPTL_MUTEX_ROBUST       16
+#define NPTL_MUTEX_PI           32
+#define NPTL_MUTEX_PP           64
+#define NPTL_MUTEX_PSHARED      128
+#define NPTL_MUTEX_ELISION      256
+#define NPTL_MUTEX_NO_ELISION   512
+/* type, robust/PI/PP and pshared bits: what the lock paths dispatch on */
+#define NPTL_MUTEX_TYPE(k)      ((k) & 255)
+/* __owner of a robust mutex: owner died / unlocked without consistent.  */
+#define NPTL_MUTEX_INCONSISTENT     0x7fffffff
+#define NPTL_MUTEX_NOTRECOVERABLE   0x7ffffffe
+/* A PRIO_PROTECT mutex keeps its ceiling in the top bits of __lock.  */
+#define NPTL_MUTEX_CEILING_SHIFT 19
+#define NPTL_MUTEX_CEILING_MASK  0xfff80000u
+
+/* glibc's pthread_mutexattr_t: one int, the type in the low bits.  ABI.  */
+#define NPTL_MUTEXATTR_PROTOCOL_SHIFT 28
+#define NPTL_MUTEXATTR_PROTOCOL_MASK  0x30000000
+#define NPTL_MUTEXATTR_CEILING_SHIFT  12
+#define NPTL_MUTEXATTR_CEILING_MASK   0x00fff000
+#define NPTL_MUTEXATTR_ROBUST         0x40000000
+#define NPTL_MUTEXATTR_PSHARED        ((int)0x80000000u)
+#define NPTL_MUTEXATTR_FLAG_BITS (NPTL_MUTEXATTR_ROBUST | NPTL_MUTEXATTR_PSHARED \
+				  | NPTL_MUTEXATTR_PROTOCOL_MASK \
+				  | NPTL_MUTEXATTR_CEILING_MASK)
+
+/* flags of __nptl_mutex_lock_common */
+#define NPTL_MUTEX_NO_INCR   1  /* relock by a condvar: __nusers kept */
+#define NPTL_MUTEX_REQUEUED  2  /* leave the lock word "with waiters" */
+
+/* Lock m for every kind; abs NULL blocks forever.  clock is
+ * CLOCK_REALTIME or CLOCK_MONOTONIC (checked by the caller).  */
+int __nptl_mutex_lock_common(pthread_mutex_t *m, clockid_t clock,
+			     const struct timespec *abs, int flags) NPTL_HIDDEN;
+/* Unlock; decr false keeps __nusers (condvar wait).  */
+int __nptl_mutex_unlock_usercnt(pthread_mutex_t *m, bool decr) NPTL_HIDDEN;
+/* Short spinning is worth it only with another CPU to run the owner.  */
+bool __nptl_mutex_spin_ok(void) NPTL_HIDDEN;
+/* The robust list of the calling thread (glibc's protocol).  */
+void __nptl_robust_enqueue(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;
+void __nptl_robust_dequeue(pthread_mutex_t *m) NPTL_HIDDEN;
+
+NPTL_API int __nptl_pthread_mutex_init(pthread_mutex_t *m,
+				       const pthread_mutexattr_t *a);
+NPTL_API int __nptl_pthread_mutex_destroy(pthread_mutex_t *m);
+NPTL_API int __nptl_pthread_mutex_trylock(pthread_mutex_t *m);
+NPTL_API int __nptl_pthread_mutex_timedlock(pthread_mutex_t *m,
+					    const struct timespec *abs);
+NPTL_API int __nptl_pthread_mutexattr_init(pthread_mutexattr_t *a);
+NPTL_API int __nptl_pthread_mutexattr_settype(pthread_mutexattr_t *a, int type);
+
+/* ---- condition variables (src/cond): internal helpers ----------------- */
+
+/* libnptl's view of the 48-byte pthread_cond_t (also cnd_t).  Only
+ * __wrefs keeps glibc's meaning and place, so that pthread_cond_init with
+ * glibc's attribute encoding, and PTHREAD_COND_INITIALIZER (all zero), work:
+ * bit 0 process-shared, bit 1 CLOCK_MONOTONIC, bit 2 "destroy is waiting",
+ * and the number of waiters inside a wait call from bit 3 up.  The protocol
+ * is described in src/cond/pthread_cond_wait.c.  */
+struct nptl_cond {
+	unsigned int seq;         /* futex word: bumped by each wake-up call */
+	unsigned int sleepers;    /* waiters that may be in FUTEX_WAIT on seq */
+	int spin;                 /* adaptive spin budget of the waiters */
+	unsigned int woke_at;     /* CLOCK_MONOTONIC ns (low bits) of the last
+				     FUTEX_WAKE, to tune the spin budget */
+	unsigned int unused1[5];
+	unsigned int wrefs;       /* glibc's __wrefs */
+	unsigned int unused2[2];
+};
+#define NPTL_COND_SHARED     1u
+#define NPTL_COND_MONOTONIC  2u
+#define NPTL_COND_DESTROYING 4u
+#define NPTL_COND_WAITER     8u
+
+/* Wait on c with m; abs NULL waits forever, else an absolute time on
+ * clock (CLOCK_REALTIME or CLOCK_MONOTONIC, checked by the caller, as is
+ * abs's validity).  A cancellation point.  */
+int __nptl_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
+		     const struct timespec *abs) NPTL_HIDDEN;
+/* Note in c->woke_at when a wake-up call found sleepers.  */
+void __nptl_cond_note_wake(struct nptl_cond *c) NPTL_HIDDEN;
+
+NPTL_API int __nptl_pthread_cond_init(pthread_cond_t *c,
+				      const pthread_condattr_t *a);
+NPTL_API int __nptl_pthread_cond_destroy(pthread_cond_t *c);
+NPTL_API int __nptl_pthread_cond_signal(pthread_cond_t *c);
+NPTL_API int __nptl_pthread_cond_broadcast(pthread_cond_t *c);
+NPTL_API int __nptl_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
+NPTL_API int __nptl_pthread_cond_timedwait(pthread_cond_t *c,
+					   pthread_mutex_t *m,
+					   const struct timespec *abs);
+
 /* ---- semaphores (src/sem) ---------------------------------------------- */
 
 /* glibc 2.36's `struct new_sem` for 64-bit atomics, the layout a sem_t has
@@ -266,6 +364,7 @@ bool __nptl_sem_map_drop(void *sem) NPTL_HIDDEN;
 #define NPTL_SEM_PATH_SIZE (sizeof("/dev/shm/") + 4 + 255)
 int __nptl_sem_path(char path[NPTL_SEM_PATH_SIZE], const char *name) NPTL_HIDDEN;
 
+
 /* ---- cancellation (src/cancel): internal helpers ---------------------- */
 
 /* A system call that is a cancellation point, free of the race glibc 2.36
@@ -304,5 +403,72 @@ NPTL_API void __nptl_pthread_testcancel(void);
  * back, acting at once on a cancellation that is then pending.  */
 int __nptl_cancel_defer(void) NPTL_HIDDEN;
 void __nptl_cancel_restore(int type) NPTL_HIDDEN;
+
+/* ---- spinlocks, barriers, rwlocks (src/spin, src/barrier, src/rwlock) ---- */
+
+/* src/spin/sync_spin.c: CPUs online (cached), for the brief spins before a
+ * futex wait: spinning helps only if the awaited thread can run meanwhile.  */
+int __nptl_sync_ncpu(void) NPTL_HIDDEN;
+
+/* glibc 2.36's barrier layout and protocol (pthread_barrier_wait.c), plus
+ * `sleepers`, in bytes glibc leaves unused: libnptl waiters of a private
+ * barrier count themselves there so that the last arrival can skip the
+ * futex wake when everyone is still spinning, and `spin` learns how long
+ * spinning pays on this barrier.  `shared` is glibc's encoding: 0 for a
+ * private barrier, FUTEX_PRIVATE_FLAG for a process-shared one (the flag
+ * that futex operations must then *not* carry).  */
+struct nptl_barrier {
+	unsigned int in;
+	unsigned int current_round;
+	unsigned int count;
+	int shared;
+	unsigned int out;
+	unsigned int sleepers;
+	unsigned int spin;      /* adaptive spin budget; 0: not yet set */
+	unsigned int unused;
+};
+#define NPTL_BARRIER_THRESHOLD (UINT32_MAX / 2)
+static inline int nptl_barrier_futex_flag(int shared)
+{
+	return FUTEX_PRIVATE_FLAG ^ shared;
+}
+struct nptl_barrierattr {
+	int pshared;
+};
+_Static_assert(sizeof(struct nptl_barrier) == sizeof(pthread_barrier_t),
+	       "barrier layout");
+
+/* pthread_rwlock_t with glibc's offsets for what programs and glibc's
+ * static initializers fix (cur_writer, shared, flags = kind); the first 24
+ * bytes carry libnptl's own protocol (src/rwlock/rwlock_common.c).  */
+struct nptl_rwlock {
+	unsigned int state;     /* readers | NPTL_RW_WRLOCKED | NPTL_RW_WAITERS */
+	int lk;                 /* internal lock of the slow path (0/1/2) */
+	unsigned int rseq;      /* futex word of waiting readers */
+	unsigned int wseq;      /* futex word of waiting writers */
+	unsigned int rwait;     /* readers queued (under lk) */
+	unsigned int wwait;     /* writers queued (under lk) */
+	int cur_writer;         /* tid of the write owner, as glibc */
+	int shared;             /* 0 private, 1 process-shared, as glibc */
+	unsigned char elision_pad[8];
+	unsigned long pad2;
+	unsigned int flags;     /* kind: PTHREAD_RWLOCK_PREFER_*_NP */
+};
+#define NPTL_RW_READERS 0x3fffffffu
+#define NPTL_RW_MAX_READERS ((1u << 28) - 1)    /* glibc's limit */
+#define NPTL_RW_WRLOCKED 0x40000000u
+#define NPTL_RW_WAITERS 0x80000000u
+struct nptl_rwlockattr {
+	int kind;
+	int pshared;
+};
+_Static_assert(sizeof(struct nptl_rwlock) == sizeof(pthread_rwlock_t),
+	       "rwlock layout");
+_Static_assert(offsetof(struct nptl_rwlock, flags) ==
+	       offsetof(pthread_rwlock_t, __data.__flags), "rwlock flags");
+_Static_assert(offsetof(struct nptl_rwlock, shared) ==
+	       offsetof(pthread_rwlock_t, __data.__shared), "rwlock shared");
+_Static_assert(offsetof(struct nptl_rwlock, cur_writer) ==
+	       offsetof(pthread_rwlock_t, __data.__cur_writer), "rwlock writer");
 
 #endif

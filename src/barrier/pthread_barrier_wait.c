@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Barriers keep glibc 2.36's layout and protocol, so that a process-shared
+ * barrier works between libnptl and glibc processes.
+ *
+ * `in` hands out tickets: the n-th arrival since the last reset gets n.
+ * Ticket i belongs to the round that ends at the next multiple of count;
+ * `current_round` is the ticket that ended the latest completed round, so a
+ * waiter is released exactly when current_round >= i.  Whoever sees from
+ * its own ticket that a round is full advances current_round by CAS (the
+ * CAS only moves it forward, to a multiple of count, so two completers
+ * cannot undo each other) and wakes the sleepers.  Because tickets grow
+ * monotonically, a thread from round n+1 gets a ticket above round n's end
+ * and cannot be released by round n's completion, nor complete round n:
+ * no overtaking.  The holder of the ticket that is a multiple of count is
+ * the round's one PTHREAD_BARRIER_SERIAL_THREAD.
+ *
+ * Tickets are 32-bit: before they could wrap, at the last round boundary
+ * below NPTL_BARRIER_THRESHOLD, the barrier resets.  Threads that draw a
+ * ticket above that boundary wait on `in` until the reset and then draw
+ * again; every earlier thread counts itself out in `out`, and the last one
+ * out zeroes the barrier, storing `in` last so that no new round starts on
+ * a half-reset barrier.  pthread_barrier_destroy uses the same mechanism to
+ * wait for the stragglers of the last round (see there).
+ *
+ * What libnptl adds is speed for the hand-off: before sleeping, a waiter
+ * spins briefly on current_round when every participant can be on a CPU at
+ * once (count <= CPUs online), since then the last arrival is usually
+ * microseconds away; how long it spins adapts to how often that paid off
+ * (spin_wait).  glibc leaves the bytes after `out` alone, so a glibc
+ * process sharing the barrier never sees them.  In a private barrier (only libnptl can touch it),
+ * sleepers announce themselves in `sleepers` before their futex wait, and
+ * the completer, having advanced current_round, wakes only if that count is
+ * non-zero.  Both sides use sequentially consistent atomics (a store then a
+ * load each: the Dekker pattern), so either the completer sees the sleeper
+ * or the sleeper's futex wait sees the new round and does not sleep.  A
+ * process-shared barrier may have glibc sleepers, which do not announce
+ * themselves, so there the completer always wakes, as glibc does.
+ */
+#include <limits.h>
+#include "nptl.h"
+
+/* Budget of pause instructions while waiting for the round to end:
+ * adaptive per barrier, between these bounds (a pause is some 10-140
+ * cycles depending on the CPU).  */
+#define SPIN_MIN 32
+#define SPIN_MAX 8192
+#define SPIN_START 1024
+#define SPIN_OFF 0x80000000u   /* not spinning for now */
+#define SPIN_REPROBE 64
+
+/* Spin until the round ends or the budget runs out; learn from it.  The
+ * budget doubles when spinning succeeded and halves when it did not;
+ * below SPIN_MIN, waiters stop spinning altogether (on a busy machine,
+ * where the last arrival is often descheduled or shares our CPU, any spin
+ * only delays it) and try again after SPIN_REPROBE waits.  So waiters
+ * sleep at once as glibc's do when spinning does not pay, and catch most
+ * rounds without a system call when it does.  `spin` is a hint: racing
+ * updates only lose one another.  */
+static unsigned int spin_wait(struct nptl_barrier *b, unsigned int i,
+			      unsigned int cr)
+{
+	/* Counted per thread: a waiter that does not spin must not write
+	 * the barrier's cache line either.  */
+	static __thread unsigned int skipped;
+	unsigned int budget = __atomic_load_n(&b->spin, __ATOMIC_RELAXED);
+	if (budget == SPIN_OFF) {
+		if (++skipped < SPIN_REPROBE)
+			return cr;
+		skipped = 0;
+		budget = SPIN_MIN;
+	}
+	if (budget < SPIN_MIN || budget > SPIN_MAX)
+		budget = SPIN_START;
+	for (unsigned int n = 0; n < budget && i > cr; n++) {
+		__builtin_ia32_pause();
+		cr = __atomic_load_n(&b->current_round, __ATOMIC_RELAXED);
+	}
+	unsigned int old = budget;
+	if (i <= cr)
+		budget = budget * 2 > SPIN_MAX ? SPIN_MAX : budget * 2;
+	else
+		budget = budget / 2 < SPIN_MIN ? SPIN_OFF : budget / 2;
+	if (budget != old)
+		__atomic_store_n(&b->spin, budget, __ATOMIC_RELAXED);
+	return cr;
+}
+
+static void wake_round(struct nptl_barrier *b)
+{
+	int shared = b->shared;
+	if (!shared && __atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST) == 0)
+		return;
+	nptl_sys3(SYS_futex, &b->current_round,
+		  FUTEX_WAKE | nptl_barrier_futex_flag(shared), INT_MAX);
+}
+
+static void sleep_on(unsigned int *word, unsigned int val, int shared)
+{
+	nptl_sys4(SYS_futex, word, FUTEX_WAIT | nptl_barrier_futex_flag(shared),
+		  val, 0);
+}
+
+NPTL_API int __nptl_pthread_barrier_wait(pthread_barrier_t *barrier)
+{
+	struct nptl_barrier *b = (struct nptl_barrier *)barrier;
+	unsigned int i, count, last;
+
+	for (;;) {
+		/* acq_rel: our earlier writes go out to the round, and we
+		 * see everything before a reset we follow.  */
+		i = __atomic_add_fetch(&b->in, 1, __ATOMIC_ACQ_REL);
+		count = b->count;
+		last = NPTL_BARRIER_THRESHOLD - NPTL_BARRIER_THRESHOLD % count;
+		if (i <= last)
+			break;
+		/* Past the reset point: wait for the reset, then retry.  */
+		while (i > last) {
+			sleep_on(&b->in, i, b->shared);
+			i = __atomic_load_n(&b->in, __ATOMIC_RELAXED);
+		}
+	}
+
+	unsigned int cr = __atomic_load_n(&b->current_round, __ATOMIC_RELAXED);
+	bool done = false;
+	while (cr + count <= i) {
+		/* Our ticket shows that the rounds up to i - i % count are
+		 * full: complete them.  */
+		unsigned int end = i - i % count;
+		if (__atomic_compare_exchange_n(&b->current_round, &cr, end,
+						false, __ATOMIC_SEQ_CST,
+						__ATOMIC_RELAXED)) {
+			cr = end;
+			wake_round(b);
+			done = i <= cr;
+			break;
+		}
+	}
+
+	if (!done) {
+		if (i > cr && count <= (unsigned)__nptl_sync_ncpu())
+			cr = spin_wait(b, i, cr);
+		while (i > cr) {
+			int shared = b->shared;
+			if (!shared)
+				__atomic_add_fetch(&b->sleepers, 1,
+						   __ATOMIC_SEQ_CST);
+			sleep_on(&b->current_round, cr, shared);
+			if (!shared)
+				__atomic_sub_fetch(&b->sleepers, 1,
+						   __ATOMIC_RELAXED);
+			cr = __atomic_load_n(&b->current_round,
+					     __ATOMIC_RELAXED);
+		}
+		/* Pairs with the completer's CAS: its round's writes are
+		 * ours now.  */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	}
+
+	/* Leave; after this we must not touch the barrier unless we are the
+	 * last one out before a reset.  */
+	unsigned int o = __atomic_add_fetch(&b->out, 1, __ATOMIC_RELEASE);
+	if (o == last) {
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		__atomic_store_n(&b->current_round, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->out, 0, __ATOMIC_RELAXED);
+		int shared = b->shared;
+		__atomic_store_n(&b->in, 0, __ATOMIC_RELEASE);
+		nptl_sys3(SYS_futex, &b->in,
+			  FUTEX_WAKE | nptl_barrier_futex_flag(shared), INT_MAX);
+	}
+	return i % count == 0 ? PTHREAD_BARRIER_SERIAL_THREAD : 0;
+}
+NPTL_SYMVER_DEFAULT(__nptl_pthread_barrier_wait, pthread_barrier_wait, GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_pthread_barrier_wait, pthread_barrier_wait, GLIBC_2.2.5);

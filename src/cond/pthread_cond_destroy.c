@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Destroy waits, as glibc 2.36 does, until every waiter has left the wait
+ * call: a program may destroy a condvar as soon as it knows all waiters
+ * were woken, while the last of them are still on their way out.  It
+ * raises "destroying" so that the last waiter out wakes it, and never
+ * returns EBUSY.  Like glibc's, it waits forever for a waiter that was
+ * never woken (undefined behaviour) or whose process died while waiting.
+ */
+#include "nptl.h"
+
+NPTL_API int __nptl_pthread_cond_destroy(pthread_cond_t *cond)
+{
+	struct nptl_cond *c = (struct nptl_cond *)cond;
+	unsigned int w = __atomic_fetch_or(&c->wrefs, NPTL_COND_DESTROYING,
+					   __ATOMIC_ACQUIRE);
+	bool private = !(w & NPTL_COND_SHARED);
+	w |= NPTL_COND_DESTROYING;
+	while (w >= NPTL_COND_WAITER) {
+		nptl_futex_wait(&c->wrefs, (int)w, private);
+		w = __atomic_load_n(&c->wrefs, __ATOMIC_ACQUIRE);
+	}
+	return 0;
+}
+NPTL_SYMVER_DEFAULT(__nptl_pthread_cond_destroy, pthread_cond_destroy,
+		    GLIBC_2.3.2);

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Condition variables: the waiting side, and the protocol.
+ *
+ * The protocol is a sequence futex.  `seq` is the futex word; every
+ * signal or broadcast that finds a waiter bumps it, and a waiter sleeps on
+ * the value it read before it released the mutex:
+ *
+ *	waiter (holds m)                     signaller / broadcaster
+ *	  snap = seq                           if no waiter registered: return
+ *	  wrefs += WAITER   (register)         seq += 1
+ *	  unlock m                             if sleepers: FUTEX_WAKE 1 (signal)
+ *	  spin while seq == snap (bounded)       or FUTEX_WAKE all (broadcast)
+ *	  sleepers += 1
+ *	  FUTEX_WAIT(seq, snap)
+ *	  sleepers -= 1; wrefs -= WAITER; relock m
+ *
+ * Why no wake-up is lost.  A waiter reads seq before it releases the
+ * mutex, so any signal that runs after the release (which is every signal
+ * that must wake it: a signaller holds or has held the mutex) bumps seq
+ * after the snapshot; the kernel compares seq with the snapshot atomically
+ * with queueing the waiter, so the waiter either never sleeps or is queued
+ * before the bump.  The signaller skips FUTEX_WAKE only when it reads
+ * sleepers == 0 after its bump; the waiter increments sleepers before
+ * FUTEX_WAIT reads seq; both are sequentially consistent, so at least one
+ * sees the other (Dekker): either the wake is issued, or FUTEX_WAIT returns
+ * at once.  So each signal releases every registered waiter that is not
+ * yet asleep, and wakes one that is asleep if there is one: with the mutex
+ * held across the signal, no new waiter can arrive between the bump and the
+ * wake, so whoever FUTEX_WAKE picks was waiting when the signal was sent.
+ * There are no groups or per-signal tokens that a later waiter could take
+ * from an earlier one (glibc bug 25847): a waiter that starts after a
+ * signal has read the bumped seq and is not released by it.  Extra
+ * wake-ups (several spinning waiters released by one signal, EINTR) are
+ * the spurious wake-ups POSIX allows.  tests/model/condvar.pml checks this
+ * with Spin.  The only hole is ABA on seq: 2^32 signals between a
+ * waiter's snapshot and its FUTEX_WAIT.
+ *
+ * A waiter that was woken (seq moved) but then times out or is cancelled
+ * must not swallow a signal: on timeout it reports success if seq moved;
+ * when cancelled it passes a wake-up on to another sleeper.
+ *
+ * Broadcast wakes all sleepers rather than requeueing them onto the
+ * mutex: pthread_cond_broadcast.c says why requeueing cannot coexist with
+ * glibc's rule for pthread_cond_destroy.
+ *
+ * Destruction (glibc's rule): pthread_cond_destroy waits until every waiter
+ * has left the call (wrefs counts them; the last one wakes the destroyer),
+ * so a woken waiter may still touch the condvar while the program, having
+ * seen the predicate, destroys it.  A waiter's last access is that
+ * decrement (and a FUTEX_WAKE on a word that may be gone, as in glibc).
+ *
+ * Spinning.  Sleeping costs a wake-up in the kernel for both sides (tens
+ * of microseconds on virtual machines), so a waiter first spins on seq,
+ * if there is another CPU, for an adaptive budget kept per condvar.  A
+ * success pulls it towards four times what the hand-off took.  A waiter
+ * that had to sleep compares the time it went to sleep with the time the
+ * waker noted just before its FUTEX_WAKE (c->woke_at, written only on that
+ * slow path): a wake within a wake-up latency means spinning that long
+ * would have bridged it, so the budget grows towards it; a wake only a
+ * context switch after we slept means the partner was waiting for our own
+ * CPU (threads outnumber CPUs), and a late one means a slow partner: both
+ * halve the budget, down to a small floor (spin_after_sleep).  A waiter
+ * released while spinning also waits briefly for the mutex to be released
+ * before it relocks it, since the signaller usually still holds it.
+ */
+#include "nptl.h"
+
+/* Iterations of the spin loop (one PAUSE: 10 to 40 ns on x86-64 CPUs);
+ * at most some 50 us, about one wake-up latency.  */
+#define SPIN_MIN 100
+#define SPIN_MAX 2000
+#define SPIN_START 256
+#define SPIN_NS 25
+#define SPIN_MUTEX 200
+#define SPIN_YIELD_NS 8000
+
+static inline void cpu_relax(void)
+{
+	__builtin_ia32_pause();
+}
+
+static inline struct nptl_cond *cv(pthread_cond_t *c)
+{
+	return (struct nptl_cond *)c;
+}
+
+/* The waiter has left: the last one out wakes a waiting destroyer.  */
+static void leave(struct nptl_cond *c, bool private)
+{
+	unsigned int w = __atomic_fetch_sub(&c->wrefs, NPTL_COND_WAITER,
+					    __ATOMIC_RELEASE);
+	if (w / NPTL_COND_WAITER == 1 && (w & NPTL_COND_DESTROYING))
+		nptl_futex_wake(&c->wrefs, INT32_MAX, private);
+}
+
+/* What a cancellation in FUTEX_WAIT must undo: leave the condvar, pass on
+ * a wake-up we may have taken, and relock the mutex before the caller's
+ * cleanup handlers run.  */
+struct wait_guard {
+	struct nptl_cond *c;
+	pthread_mutex_t *m;
+	unsigned int snap;
+	bool private;
+	bool armed;
+};
+
+static void wait_unwind(struct wait_guard *g)
+{
+	if (!g->armed)
+		return;
+	struct nptl_cond *c = g->c;
+	__atomic_fetch_sub(&c->sleepers, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&c->seq, __ATOMIC_RELAXED) != g->snap)
+		nptl_futex_wake(&c->seq, 1, g->private);
+	leave(c, g->private);
+	__nptl_mutex_relock_after_wait(g->m);
+}
+
+static bool cancel_pending(void)
+{
+	int ch = __atomic_load_n(&nptl_self()->cancelhandling, __ATOMIC_RELAXED);
+	return (ch & (CANCELSTATE_BITMASK | CANCELED_BITMASK)) == CANCELED_BITMASK;
+}
+
+static int spin_budget(struct nptl_cond *c)
+{
+	int b = __atomic_load_n(&c->spin, __ATOMIC_RELAXED);
+	if (b == 0)
+		return SPIN_START;
+	return b < SPIN_MIN ? SPIN_MIN : b > SPIN_MAX ? SPIN_MAX : b;
+}
+
+static void spin_adjust(struct nptl_cond *c, int budget, int want, int rate)
+{
+	if (want > SPIN_MAX)
+		want = budget / 2;
+	int next = budget + (want - budget) / rate;
+	__atomic_store_n(&c->spin, next < SPIN_MIN ? SPIN_MIN : next,
+			 __ATOMIC_RELAXED);
+}
+
+/* Spin while seq == snap; true if it moved.  */
+static bool spin_for_signal(struct nptl_cond *c, unsigned int snap, int budget)
+{
+	for (int i = 0; i < budget; i++) {
+		if (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) != snap) {
+			spin_adjust(c, budget, 4 * i, 4);
+			return true;
+		}
+		cpu_relax();
+	}
+	return false;
+}
+
+static unsigned int now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned int)(ts.tv_sec * 1000000000ULL + ts.tv_nsec);
+}
+
+/* A waiter slept; the waker's FUTEX_WAKE came `late` ns after it began to.
+ * Soon after (a few microseconds, a context switch): the partner was most
+ * likely waiting for our very CPU, threads outnumber CPUs, and spinning
+ * only delays it -- shrink.  Within a wake-up latency: the partner was
+ * running elsewhere, or itself waking up; spinning that long would have
+ * caught it -- grow towards it.  Later than that: shrink.  */
+static void spin_after_sleep(struct nptl_cond *c, int budget, int late)
+{
+	int next;
+	if (late < 0 || late > SPIN_MAX * SPIN_NS || late < SPIN_YIELD_NS)
+		next = budget / 2;
+	else
+		next = budget + (late / SPIN_NS * 5 / 4 - budget) / 2;
+	__atomic_store_n(&c->spin, next < SPIN_MIN ? SPIN_MIN : next,
+			 __ATOMIC_RELAXED);
+}
+
+void __nptl_cond_note_wake(struct nptl_cond *c)
+{
+	__atomic_store_n(&c->woke_at, now_ns(), __ATOMIC_RELAXED);
+}
+
+/* The signaller usually still holds the mutex: wait briefly for it to
+ * let go, so that relocking does not go to sleep on it.  */
+static void spin_for_mutex(pthread_mutex_t *m)
+{
+	int *word;
+	bool private;
+	if (!__nptl_mutex_requeue_word(m, &word, &private))
+		return;
+	for (int i = 0; i < SPIN_MUTEX; i++) {
+		int v = __atomic_load_n(word, __ATOMIC_RELAXED);
+		if (v == 0 || v == 2)
+			return;
+		cpu_relax();
+	}
+}
+
+int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
+		     const struct timespec *abs)
+{
+	struct nptl_cond *c = cv(cond);
+	unsigned int snap = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+	unsigned int flags = __atomic_fetch_add(&c->wrefs, NPTL_COND_WAITER,
+						__ATOMIC_SEQ_CST);
+	bool private = !(flags & NPTL_COND_SHARED);
+
+	int err = __nptl_mutex_unlock_for_wait(m);
+	if (err) {
+		leave(c, private);
+		return err;
+	}
+
+	int result = 0;
+	bool spin = __nptl_mutex_spin_ok();
+	int budget = spin ? spin_budget(c) : 0;
+	if (spin && !cancel_pending() && spin_for_signal(c, snap, budget)) {
+		leave(c, private);
+		spin_for_mutex(m);
+		err = __nptl_mutex_relock_after_wait(m);
+		return err ? err : 0;
+	}
+
+	if (abs && abs->tv_sec < 0) {
+		result = ETIMEDOUT;
+	} else {
+		unsigned int t0 = spin ? now_ns() : 0;
+		__atomic_fetch_add(&c->sleepers, 1, __ATOMIC_SEQ_CST);
+		struct wait_guard guard __attribute__((cleanup(wait_unwind))) = {
+			c, m, snap, private, true
+		};
+		for (;;) {
+			int oldtype = __nptl_enable_asynccancel();
+			int r = nptl_futex_wait_abs(&c->seq, (int)snap, clock, abs,
+						    private);
+			__nptl_disable_asynccancel(oldtype);
+			if (r == ETIMEDOUT) {
+				if (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) == snap)
+					result = ETIMEDOUT;
+				break;
+			}
+			/* EINTR with nothing sent: not worth a spurious wake-up.  */
+			if (r != EINTR ||
+			    __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) != snap)
+				break;
+		}
+		guard.armed = false;
+		__atomic_fetch_sub(&c->sleepers, 1, __ATOMIC_SEQ_CST);
+		/* Woken: could spinning have bridged the wait?  */
+		if (spin && !result)
+			spin_after_sleep(c, budget,
+					 (int)(__atomic_load_n(&c->woke_at,
+							       __ATOMIC_RELAXED) - t0));
+	}
+	leave(c, private);
+
+	err = __nptl_mutex_relock_after_wait(m);
+	return err ? err : result;
+}
+
+NPTL_API int __nptl_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	return __nptl_cond_wait(c, m, CLOCK_REALTIME, NULL);
+}
+NPTL_SYMVER_DEFAULT(__nptl_pthread_cond_wait, pthread_cond_wait, GLIBC_2.3.2);
+
+NPTL_API int __nptl_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+					   const struct timespec *abs)
+{
+	if (!nptl_valid_timespec(abs))
+		return EINVAL;
+	unsigned int flags = __atomic_load_n(&cv(c)->wrefs, __ATOMIC_RELAXED);
+	return __nptl_cond_wait(c, m, (flags & NPTL_COND_MONOTONIC) ?
+				CLOCK_MONOTONIC : CLOCK_REALTIME, abs);
+}
+NPTL_SYMVER_DEFAULT(__nptl_pthread_cond_timedwait, pthread_cond_timedwait,
+		    GLIBC_2.3.2);
+
+NPTL_API int __nptl_pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m,
+					   clockid_t clock,
+					   const struct timespec *abs)
+{
+	if (!nptl_valid_timespec(abs))
+		return EINVAL;
+	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
+		return EINVAL;
+	return __nptl_cond_wait(c, m, clock, abs);
+}
+NPTL_SYMVER_DEFAULT(__nptl_pthread_cond_clockwait, pthread_cond_clockwait,
+		    GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_pthread_cond_clockwait, pthread_cond_clockwait,
+		   GLIBC_2.30);

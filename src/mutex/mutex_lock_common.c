@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The blocking half of pthread_mutex_lock/timedlock/clocklock for every
+ * kind.  The lock-word protocols are glibc 2.36's, bit for bit, because a
+ * process-shared mutex may be used at the same time by glibc processes.
+ *
+ * NORMAL/RECURSIVE/ERRORCHECK/ADAPTIVE ("simple", glibc's lll_lock):
+ *   __lock is 0 free, 1 locked, 2 locked and maybe waiters.  Lock: CAS
+ *   0->1; otherwise swap in 2 and sleep on FUTEX_WAIT(2) until the swap
+ *   returns 0.  Unlock: swap in 0, and FUTEX_WAKE one if the old value was
+ *   2.  No wake-up is lost: a thread sleeps only while the word is 2 (the
+ *   kernel compares atomically), and whoever changes 2 to 0 wakes one;
+ *   a woken thread re-swaps 2, so waiters behind it are not forgotten.  A
+ *   locker that got the lock by swapping 2 leaves 2 behind (conservative:
+ *   at worst one needless wake).  Spinning (below) only ever CASes 0->1,
+ *   which the protocol allows at any time.  __owner, __count and __nusers
+ *   are plain fields written by the owner only.
+ *
+ * ROBUST (non-PI): __lock is the owner tid | FUTEX_WAITERS | FUTEX_OWNER_DIED
+ *   as the kernel's robust-list code expects.  A waiter sets FUTEX_WAITERS
+ *   (by CAS, so it never erases an OWNER_DIED or a new owner) and sleeps
+ *   on the exact value it saw; unlock swaps in 0 and wakes one if WAITERS
+ *   was set.  A thread woken from the futex remembers that others may sleep
+ *   too and takes the lock with WAITERS set (assume_waiters).  Dead owner:
+ *   the kernel sets OWNER_DIED and wakes one; the next locker CASes in its
+ *   own tid (keeping WAITERS) and reports EOWNERDEAD with __owner
+ *   INCONSISTENT.  Robust futexes always use shared futex operations: the
+ *   kernel wakes them without FUTEX_PRIVATE_FLAG.
+ *
+ * PI (robust or not): __lock is tid | FUTEX_WAITERS | FUTEX_OWNER_DIED and
+ *   the kernel owns the slow paths (FUTEX_LOCK_PI/LOCK_PI2/UNLOCK_PI), which
+ *   boosts the owner.  The fast path is the CAS 0->tid.
+ *
+ * PRIO_PROTECT is not supported (pthread_mutex_init refuses it); a PP
+ *   mutex made by a glibc process gets EINVAL here.
+ */
+#include <unistd.h>
+#include "nptl.h"
+
+#define SPIN_MAX 100            /* glibc's default adaptive spin budget */
+
+static inline void cpu_relax(void)
+{
+	__builtin_ia32_pause();
+}
+
+static inline int load(int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline bool cas(int *p, int *old, int new)
+{
+	return __atomic_compare_exchange_n(p, old, new, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+bool __nptl_mutex_spin_ok(void)
+{
+	static int ncpu;
+	int n = __atomic_load_n(&ncpu, __ATOMIC_RELAXED);
+	if (!n) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		n = c > 0 ? (int)c : 1;
+		__atomic_store_n(&ncpu, n, __ATOMIC_RELAXED);
+	}
+	return n > 1;
+}
+
+/* Spin briefly for a simple lock word.  Only while the word says "locked,
+ * nobody asleep" (1): once somebody sleeps (2) the owner is contended
+ * enough that spinning would only steal CPU from it.  */
+static bool simple_spin(int *w, int budget)
+{
+	for (int i = 0; i < budget; i++) {
+		int v = load(w);
+		if (v == 0) {
+			if (cas(w, &v, 1))
+				return true;
+		} else if (v != 1) {
+			return false;
+		}
+		cpu_relax();
+	}
+	return false;
+}
+
+/* The sleeping half of lll_lock: returns 0, EINVAL or ETIMEDOUT.  */
+static int simple_wait(int *w, bool private, clockid_t clock,
+		       const struct timespec *abs)
+{
+	while (__atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE) != 0) {
+		if (abs) {
+			/* Checked only now that the call would block.  */
+			if (!nptl_valid_timespec(abs))
+				return EINVAL;
+			if (abs->tv_sec < 0)
+				return ETIMEDOUT;
+		}
+		if (nptl_futex_wait_abs(w, 2, clock, abs, private) == ETIMEDOUT)
+			return ETIMEDOUT;
+	}
+	return 0;
+}
+
+static int simple_lock(pthread_mutex_t *m, int type, bool private,
+		       clockid_t clock, const struct timespec *abs, int flags)
+{
+	int *w = &m->__data.__lock;
+	int zero = 0;
+
+	if (flags & NPTL_MUTEX_REQUEUED)
+		return simple_wait(w, private, clock, abs);
+	if (cas(w, &zero, 1))
+		return 0;
+	if (type == PTHREAD_MUTEX_ADAPTIVE_NP) {
+		/* glibc's adaptive mutex: a per-mutex moving average of how
+		 * long spinning took, bounded by the global budget.  */
+		int spins = m->__data.__spins;
+		int max = spins * 2 + 10;
+		if (max > SPIN_MAX)
+			max = SPIN_MAX;
+		int cnt = 0;
+		bool got = false;
+		if (__nptl_mutex_spin_ok()) {
+			while (cnt < max) {
+				cnt++;
+				cpu_relax();
+				int v = load(w);
+				if (v == 0 && cas(w, &v, 1)) {
+					got = true;
+					break;
+				}
+			}
+		}
+		m->__data.__spins = (short)(spins + (cnt - spins) / 8);
+		if (got)
+			return 0;
+	} else if (__nptl_mutex_spin_ok() && simple_spin(w, SPIN_MAX)) {
+		return 0;
+	}
+	return simple_wait(w, private, clock, abs);
+}
+
+static inline void set_pending(struct pthread *self, void *entry)
+{
+	self->robust_head.list_op_pending = entry;
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static int robust_lock(pthread_mutex_t *m, int type, pid_t id,
+		       clockid_t clock, const struct timespec *abs, int flags)
+{
+	struct pthread *self = nptl_self();
+	int *w = &m->__data.__lock;
+	int kind = type & NPTL_MUTEX_KIND_MASK;
+	unsigned assume = (flags & NPTL_MUTEX_REQUEUED) ? FUTEX_WAITERS : 0;
+
+	set_pending(self, &m->__data.__list.__next);
+	int old = load(w);
+	for (;;) {
+		if (old == 0) {
+			if (cas(w, &old, (int)(id | assume)))
+				break;
+			continue;
+		}
+		if (old & FUTEX_OWNER_DIED) {
+			int new = id | (old & FUTEX_WAITERS) | assume;
+			if (!cas(w, &old, new))
+				continue;
+			m->__data.__count = 1;
+			m->__data.__owner = NPTL_MUTEX_INCONSISTENT;
+			__asm__ __volatile__("" ::: "memory");
+			__nptl_robust_enqueue(m, false);
+			set_pending(self, NULL);
+			/* The dead owner's use is not ours to count.  */
+			if (flags & NPTL_MUTEX_NO_INCR)
+				m->__data.__nusers--;
+			return EOWNERDEAD;
+		}
+		if ((old & FUTEX_TID_MASK) == id) {
+			if (kind == PTHREAD_MUTEX_ERRORCHECK_NP) {
+				set_pending(self, NULL);
+				return EDEADLK;
+			}
+			if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
+				set_pending(self, NULL);
+				if (m->__data.__count + 1 == 0)
+					return EAGAIN;
+				m->__data.__count++;
+				return 0;
+			}
+			/* NORMAL/ADAPTIVE relock deadlocks, as in glibc.  */
+		}
+		if (abs) {
+			if (!nptl_valid_timespec(abs) || abs->tv_sec < 0) {
+				set_pending(self, NULL);
+				return abs->tv_sec < 0 && nptl_valid_timespec(abs)
+					? ETIMEDOUT : EINVAL;
+			}
+		}
+		if (!(old & FUTEX_WAITERS)) {
+			if (!cas(w, &old, old | (int)FUTEX_WAITERS))
+				continue;
+			old |= (int)FUTEX_WAITERS;
+		}
+		assume |= FUTEX_WAITERS;
+		if (nptl_futex_wait_abs(w, old, clock, abs, false) == ETIMEDOUT) {
+			set_pending(self, NULL);
+			return ETIMEDOUT;
+		}
+		old = load(w);
+	}
+
+	if (m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE) {
+		/* Give the lock back and pass the news on to a waiter.  */
+		m->__data.__count = 0;
+		if ((unsigned)__atomic_exchange_n(w, 0, __ATOMIC_RELEASE) & FUTEX_WAITERS)
+			nptl_futex_wake(w, 1, false);
+		set_pending(self, NULL);
+		return ENOTRECOVERABLE;
+	}
+	m->__data.__count = 1;
+	__asm__ __volatile__("" ::: "memory");
+	__nptl_robust_enqueue(m, false);
+	set_pending(self, NULL);
+	return 0;
+}
+
+static int pi_lock(pthread_mutex_t *m, int type, pid_t id,
+		   clockid_t clock, const struct timespec *abs, int flags)
+{
+	struct pthread *self = nptl_self();
+	int *w = &m->__data.__lock;
+	int kind = type & NPTL_MUTEX_KIND_MASK;
+	bool robust = type & NPTL_MUTEX_ROBUST;
+	int priv = (!robust && !(type & NPTL_MUTEX_PSHARED)) ? FUTEX_PRIVATE_FLAG : 0;
+
+	if (robust)
+		set_pending(self, (void *)((uintptr_t)&m->__data.__list.__next | 1));
+	int old = load(w);
+	if ((old & FUTEX_TID_MASK) == id) {
+		if (kind == PTHREAD_MUTEX_ERRORCHECK_NP) {
+			set_pending(self, NULL);
+			return EDEADLK;
+		}
+		if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
+			set_pending(self, NULL);
+			if (m->__data.__count + 1 == 0)
+				return EAGAIN;
+			m->__data.__count++;
+			return 0;
+		}
+	}
+	old = 0;
+	if (!cas(w, &old, id)) {
+		if (abs && (!nptl_valid_timespec(abs) || abs->tv_sec < 0)) {
+			set_pending(self, NULL);
+			return nptl_valid_timespec(abs) ? ETIMEDOUT : EINVAL;
+		}
+		/* FUTEX_LOCK_PI measures on CLOCK_REALTIME; LOCK_PI2 (Linux
+		 * 5.14) takes CLOCK_MONOTONIC, as glibc 2.36 does.  */
+		int op = (abs && clock != CLOCK_REALTIME) ? FUTEX_LOCK_PI2
+							   : FUTEX_LOCK_PI;
+		long r;
+		do
+			r = nptl_sys4(SYS_futex, w, op | priv, 0, abs);
+		while (r == -EINTR || r == -EAGAIN);
+		if (r == -ESRCH || r == -EDEADLK) {
+			/* Relocking a NORMAL PI mutex, or a non-robust owner
+			 * that died: POSIX says this deadlocks; so it does
+			 * (until the deadline, if any).  */
+			int zero = 0;
+			while (nptl_futex_wait_abs(&zero, 0, clock, abs, true)
+			       != ETIMEDOUT)
+				;
+			set_pending(self, NULL);
+			return ETIMEDOUT;
+		}
+		if (r < 0) {
+			set_pending(self, NULL);
+			return r == -ENOSYS ? EINVAL : (int)-r;
+		}
+		old = load(w);
+	}
+
+	if (old & FUTEX_OWNER_DIED) {
+		__atomic_fetch_and(w, ~FUTEX_OWNER_DIED, __ATOMIC_RELAXED);
+		m->__data.__count = 1;
+		m->__data.__owner = NPTL_MUTEX_INCONSISTENT;
+		__asm__ __volatile__("" ::: "memory");
+		__nptl_robust_enqueue(m, true);
+		set_pending(self, NULL);
+		if (flags & NPTL_MUTEX_NO_INCR)
+			m->__data.__nusers--;
+		return EOWNERDEAD;
+	}
+	if (robust && m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE) {
+		m->__data.__count = 0;
+		nptl_sys2(SYS_futex, w, FUTEX_UNLOCK_PI);
+		set_pending(self, NULL);
+		return ENOTRECOVERABLE;
+	}
+	m->__data.__count = 1;
+	if (robust) {
+		__asm__ __volatile__("" ::: "memory");
+		__nptl_robust_enqueue(m, true);
+		set_pending(self, NULL);
+	}
+	return 0;
+}
+
+int __nptl_mutex_lock_common(pthread_mutex_t *m, clockid_t clock,
+			     const struct timespec *abs, int flags)
+{
+	int type = NPTL_MUTEX_TYPE(__atomic_load_n(&m->__data.__kind,
+						   __ATOMIC_RELAXED));
+	pid_t id = nptl_self()->tid;
+	int r;
+
+	if (type & NPTL_MUTEX_PP) {
+		return EINVAL;          /* also a destroyed mutex (-1) */
+	} else if (type & NPTL_MUTEX_PI) {
+		r = pi_lock(m, type, id, clock, abs, flags);
+		if (r || m->__data.__owner == id)
+			return r;
+	} else if (type & NPTL_MUTEX_ROBUST) {
+		r = robust_lock(m, type, id, clock, abs, flags);
+		/* A recursive relock returns 0 with __owner already ours.  */
+		if (r || m->__data.__owner == id)
+			return r;
+	} else {
+		bool private = !(type & NPTL_MUTEX_PSHARED);
+		switch (type & ~NPTL_MUTEX_PSHARED) {
+		case PTHREAD_MUTEX_RECURSIVE_NP:
+			if (m->__data.__owner == id) {
+				if (m->__data.__count + 1 == 0)
+					return EAGAIN;
+				m->__data.__count++;
+				return 0;
+			}
+			break;
+		case PTHREAD_MUTEX_ERRORCHECK_NP:
+			if (m->__data.__owner == id)
+				return EDEADLK;
+			break;
+		case PTHREAD_MUTEX_TIMED_NP:
+		case PTHREAD_MUTEX_ADAPTIVE_NP:
+			break;
+		default:
+			return EINVAL;
+		}
+		r = simple_lock(m, type & NPTL_MUTEX_KIND_MASK, private,
+				clock, abs, flags);
+		if (r)
+			return r;
+		if ((type & NPTL_MUTEX_KIND_MASK) == PTHREAD_MUTEX_RECURSIVE_NP)
+			m->__data.__count = 1;
+	}
+	m->__data.__owner = id;
+	if (!(flags & NPTL_MUTEX_NO_INCR))
+		m->__data.__nusers++;
+	return 0;
+}

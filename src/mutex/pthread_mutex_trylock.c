@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * pthread_mutex_trylock: the lock paths of mutex_lock_common.c without
+ * the sleeping.  As in glibc, an ERRORCHECK mutex already held by the
+ * caller gives EBUSY (not EDEADLK) unless it is robust or PI, where the
+ * owner is read from the lock word and EDEADLK is reported.  A robust
+ * mutex whose owner died is taken (EOWNERDEAD) rather than refused; for
+ * a PI one the kernel (FUTEX_TRYLOCK_PI) arbitrates the take-over.
+ */
+#include "nptl.h"
+
+static inline void set_pending(struct pthread *self, void *entry)
+{
+	self->robust_head.list_op_pending = entry;
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static inline bool cas(int *p, int *old, int new)
+{
+	return __atomic_compare_exchange_n(p, old, new, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/* Relocking our own robust or PI mutex.  1: not ours, go on.  */
+static int relock_own(pthread_mutex_t *m, struct pthread *self, int kind)
+{
+	if (kind == PTHREAD_MUTEX_ERRORCHECK_NP) {
+		set_pending(self, NULL);
+		return EDEADLK;
+	}
+	if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
+		set_pending(self, NULL);
+		if (m->__data.__count + 1 == 0)
+			return EAGAIN;
+		m->__data.__count++;
+		return 0;
+	}
+	return 1;
+}
+
+static int robust_trylock(pthread_mutex_t *m, int kind, pid_t id)
+{
+	struct pthread *self = nptl_self();
+	int *w = &m->__data.__lock;
+	int r;
+
+	set_pending(self, &m->__data.__list.__next);
+	int old = __atomic_load_n(w, __ATOMIC_RELAXED);
+	for (;;) {
+		if (old & FUTEX_OWNER_DIED) {
+			if (!cas(w, &old, id | (old & FUTEX_WAITERS)))
+				continue;
+			m->__data.__count = 1;
+			m->__data.__owner = NPTL_MUTEX_INCONSISTENT;
+			__asm__ __volatile__("" ::: "memory");
+			__nptl_robust_enqueue(m, false);
+			set_pending(self, NULL);
+			return EOWNERDEAD;
+		}
+		if ((old & FUTEX_TID_MASK) == id &&
+		    (r = relock_own(m, self, kind)) != 1)
+			return r;
+		int seen = 0;
+		if (cas(w, &seen, id))
+			break;
+		if (!(seen & FUTEX_OWNER_DIED)) {
+			set_pending(self, NULL);
+			return EBUSY;
+		}
+		old = seen;
+	}
+	if (m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE) {
+		m->__data.__count = 0;
+		if ((unsigned)__atomic_exchange_n(w, 0, __ATOMIC_RELEASE) & FUTEX_WAITERS)
+			nptl_futex_wake(w, 1, false);
+		set_pending(self, NULL);
+		return ENOTRECOVERABLE;
+	}
+	__asm__ __volatile__("" ::: "memory");
+	__nptl_robust_enqueue(m, false);
+	set_pending(self, NULL);
+	m->__data.__owner = id;
+	m->__data.__nusers++;
+	m->__data.__count = 1;
+	return 0;
+}
+
+static int pi_trylock(pthread_mutex_t *m, int type, pid_t id)
+{
+	struct pthread *self = nptl_self();
+	int *w = &m->__data.__lock;
+	int kind = type & NPTL_MUTEX_KIND_MASK;
+	bool robust = type & NPTL_MUTEX_ROBUST;
+	int priv = (!robust && !(type & NPTL_MUTEX_PSHARED)) ? FUTEX_PRIVATE_FLAG : 0;
+	int r;
+
+	if (robust)
+		set_pending(self, (void *)((uintptr_t)&m->__data.__list.__next | 1));
+	int old = __atomic_load_n(w, __ATOMIC_RELAXED);
+	if ((old & FUTEX_TID_MASK) == id && (r = relock_own(m, self, kind)) != 1)
+		return r;
+	old = 0;
+	if (!cas(w, &old, id)) {
+		if (!(old & FUTEX_OWNER_DIED)) {
+			set_pending(self, NULL);
+			return EBUSY;
+		}
+		/* The owner died: let the kernel decide who inherits.  */
+		long e = nptl_sys2(SYS_futex, w, FUTEX_TRYLOCK_PI | priv);
+		if (e == -EWOULDBLOCK || e == -EAGAIN || e == -EDEADLK) {
+			set_pending(self, NULL);
+			return EBUSY;
+		}
+		old = __atomic_load_n(w, __ATOMIC_RELAXED);
+	}
+	if (old & FUTEX_OWNER_DIED) {
+		__atomic_fetch_and(w, ~FUTEX_OWNER_DIED, __ATOMIC_RELAXED);
+		m->__data.__count = 1;
+		m->__data.__owner = NPTL_MUTEX_INCONSISTENT;
+		__asm__ __volatile__("" ::: "memory");
+		__nptl_robust_enqueue(m, true);
+		set_pending(self, NULL);
+		return EOWNERDEAD;
+	}
+	if (robust && m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE) {
+		m->__data.__count = 0;
+		nptl_sys2(SYS_futex, w, FUTEX_UNLOCK_PI);
+		set_pending(self, NULL);
+		return ENOTRECOVERABLE;
+	}
+	if (robust) {
+		__asm__ __volatile__("" ::: "memory");
+		__nptl_robust_enqueue(m, true);
+		set_pending(self, NULL);
+	}
+	m->__data.__owner = id;
+	m->__data.__nusers++;
+	m->__data.__count = 1;
+	return 0;
+}
+
+int __nptl_pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	int type = NPTL_MUTEX_TYPE(__atomic_load_n(&m->__data.__kind,
+						   __ATOMIC_RELAXED));
+	pid_t id = nptl_self()->tid;
+	int *w = &m->__data.__lock;
+	int zero = 0;
+
+	if (type & NPTL_MUTEX_PP)
+		return EINVAL;          /* also a destroyed mutex (-1) */
+	if (type & NPTL_MUTEX_PI)
+		return pi_trylock(m, type, id);
+	if (type & NPTL_MUTEX_ROBUST)
+		return robust_trylock(m, type & NPTL_MUTEX_KIND_MASK, id);
+
+	switch (type & ~NPTL_MUTEX_PSHARED) {
+	case PTHREAD_MUTEX_RECURSIVE_NP:
+		if (m->__data.__owner == id) {
+			if (m->__data.__count + 1 == 0)
+				return EAGAIN;
+			m->__data.__count++;
+			return 0;
+		}
+		if (__atomic_load_n(w, __ATOMIC_RELAXED) != 0 || !cas(w, &zero, 1))
+			return EBUSY;
+		m->__data.__count = 1;
+		break;
+	case PTHREAD_MUTEX_TIMED_NP:
+	case PTHREAD_MUTEX_ADAPTIVE_NP:
+	case PTHREAD_MUTEX_ERRORCHECK_NP:
+		/* A read first: a busy word is not written (no cache-line
+		 * steal from the owner).  */
+		if (__atomic_load_n(w, __ATOMIC_RELAXED) != 0 || !cas(w, &zero, 1))
+			return EBUSY;
+		break;
+	default:
+		return EINVAL;
+	}
+	m->__data.__owner = id;
+	m->__data.__nusers++;
+	return 0;
+}
+NPTL_SYMVER_DEFAULT(__nptl_pthread_mutex_trylock, pthread_mutex_trylock, GLIBC_2.34);
+NPTL_SYMVER_COMPAT(__nptl_pthread_mutex_trylock, pthread_mutex_trylock, GLIBC_2.2.5);
+
+extern __typeof(__nptl_pthread_mutex_trylock) __nptl___pthread_mutex_trylock
+	__attribute__((alias("__nptl_pthread_mutex_trylock"))) NPTL_API;
+NPTL_SYMVER_COMPAT(__nptl___pthread_mutex_trylock, __pthread_mutex_trylock, GLIBC_2.2.5);

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * How many CPUs this process may use, for the brief spins of barriers and rwlocks
+ * before they sleep: a spinner only helps when the thread it waits for can
+ * run at the same time, and it only harms when it takes that thread's CPU.
+ * Cached once; a stale value only makes spinning a little less apt.
+ */
+#include <sched.h>
+#include <unistd.h>
+#include "nptl.h"
+
+int __nptl_sync_ncpu(void)
+{
+	static int ncpu;
+	int n = __atomic_load_n(&ncpu, __ATOMIC_RELAXED);
+	if (!n) {
+		/* The CPUs we may run on, if the affinity mask says; else
+		 * those online.  */
+		cpu_set_t set;
+		long c = sched_getaffinity(0, sizeof set, &set) == 0
+				 ? CPU_COUNT(&set) : 0;
+		if (c <= 0)
+			c = sysconf(_SC_NPROCESSORS_ONLN);
+		n = c > 0 ? (c > 1 << 20 ? 1 << 20 : (int)c) : 1;
+		__atomic_store_n(&ncpu, n, __ATOMIC_RELAXED);
+	}
+	return n;
+}

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The condition variable protocol of src/cond/pthread_cond_wait.c, with
+ * the mutex protocol it relies on (glibc's lll: 0 free, 1 locked, 2 locked
+ * with sleepers) and the two futexes (the kernel may wake any sleeper of a
+ * word: FIFO order is not assumed).  NWAITERS threads each wait once for a
+ * token; one signaller hands out NWAITERS tokens, each with a signal (or,
+ * with BROADCAST, a signal or a broadcast chosen nondeterministically),
+ * always holding the mutex.  Waiters may spin or sleep, and each may time
+ * out (MAXTMO timeouts in all, to keep the state space small).  Checked:
+ *  - mutual exclusion of the mutex around the predicate (assertion);
+ *  - no lost wake-up: every signal releases a waiter that was waiting, not
+ *    yet released, when it was sent (unless all were released already),
+ *    and a broadcast releases all (assertions; "released" = seq moved past
+ *    its snapshot and not asleep on the condvar futex);
+ *  - no deadlock: a lost wake-up would leave a waiter asleep forever with a
+ *    token available (invalid end state).
+ */
+#ifndef NWAITERS
+#define NWAITERS 2
+#endif
+#ifndef BROADCAST
+#define BROADCAST 0
+#endif
+#define N NWAITERS
+#ifndef MAXTMO
+#define MAXTMO 1
+#endif
+
+byte m;                 /* mutex lock word */
+byte incs;              /* ghost: threads inside the critical section */
+byte seq;               /* condvar futex word */
+byte wrefs;             /* registered waiters */
+byte sleepers;
+byte q[4];              /* 0 running, 1 asleep on seq, 2 asleep on m;
+                           [N] is the signaller */
+byte tokens;            /* the predicate */
+bool waiting[4];        /* ghost: between registering and relocking */
+byte snap[4];
+bool out[4];            /* ghost: timed out */
+byte tmo;               /* timeouts so far */
+
+inline wake_one(w)      /* FUTEX_WAKE 1 on word w (1 = seq, 2 = m) */
+{
+	atomic {
+		if
+		:: q[0] == w -> q[0] = 0
+		:: q[1] == w -> q[1] = 0
+		:: q[2] == w -> q[2] = 0
+		:: q[3] == w -> q[3] = 0
+		:: else -> skip
+		fi
+	}
+}
+
+inline futex_wait_m(me)
+{
+	atomic { if :: m == 2 -> q[me] = 2 :: else -> skip fi };
+	q[me] == 0
+}
+
+inline lock_contended(me)
+{
+	do
+	:: atomic { t = m; m = 2 };
+	   if
+	   :: t == 0 -> break
+	   :: else -> futex_wait_m(me)
+	   fi
+	od
+}
+
+inline lock(me)
+{
+	atomic { if :: m == 0 -> m = 1; t = 0 :: else -> t = 1 fi };
+	if
+	:: t == 0 -> skip
+	:: else -> lock_contended(me)
+	fi;
+	atomic { incs++; assert(incs == 1) }
+}
+
+inline unlock()
+{
+	incs--;
+	atomic { t = m; m = 0 };
+	if
+	:: t == 2 -> wake_one(2)
+	:: else -> skip
+	fi
+}
+
+/* Released: will return from the wait without further help.  */
+#define released(i) (waiting[i] && q[i] != 1 && (seq != snap[i] || out[i]))
+
+inline count_released(n)
+{
+	n = released(0) + released(1) + released(2)
+}
+
+inline count_waiting(n)
+{
+	n = waiting[0] + waiting[1] + waiting[2]
+}
+
+inline cond_wait(me)
+{
+	d_step { snap[me] = seq; waiting[me] = 1; out[me] = 0 };
+	wrefs++;
+	unlock();
+	if
+	:: seq != snap[me] -> skip              /* spinning saw the signal */
+	:: true ->                              /* spun in vain, or no spin */
+		sleepers++;
+		atomic { if :: seq == snap[me] -> q[me] = 1 :: else -> skip fi };
+		if
+		:: q[me] == 0 -> skip           /* woken, or never slept */
+		:: atomic { q[me] == 1 && tmo < MAXTMO -> q[me] = 0; tmo++; out[me] = 1 }
+		fi;
+		sleepers--
+	fi;
+	wrefs--;
+	lock(me);
+	waiting[me] = 0
+}
+
+proctype waiter(byte me)
+{
+	byte t;
+	lock(me);
+	do
+	:: tokens > 0 -> break
+	:: else -> cond_wait(me)
+	od;
+	tokens--;
+	unlock()
+}
+
+proctype signaller()
+{
+	byte t, i, s, before, after, nwait;
+	bool bcast;
+	for (i : 1 .. N) {
+		lock(N);
+		tokens++;
+		count_released(before);
+		count_waiting(nwait);
+		bcast = 0;
+#if BROADCAST
+		if
+		:: bcast = 1
+		:: skip
+		fi;
+#endif
+		if
+		:: wrefs == 0 -> skip
+		:: else ->
+			s = seq + 1; seq = s;
+			if
+			:: sleepers == 0 -> skip
+			:: else ->
+				if
+				:: !bcast -> wake_one(1)
+				:: else ->              /* FUTEX_WAKE all */
+					d_step {
+						if :: q[0] == 1 -> q[0] = 0 :: else -> skip fi;
+						if :: q[1] == 1 -> q[1] = 0 :: else -> skip fi;
+						if :: q[2] == 1 -> q[2] = 0 :: else -> skip fi
+					}
+				fi
+			fi
+		fi;
+		count_released(after);
+		if
+		:: bcast -> assert(after == nwait)
+		:: else -> assert(after > before || after == nwait)
+		fi;
+		unlock()
+	}
+}
+
+init {
+	atomic {
+		byte i;
+		for (i : 0 .. N - 1) {
+			run waiter(i)
+		}
+		run signaller()
+	}
+}

@@ -1,0 +1,17 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Verify tests/model/mutex.pml (the NORMAL mutex lock word) with spin:
+# safety (assertions) and invalid end states (deadlock, lost wake-up).
+command -v spin >/dev/null 2>&1 || { echo "spin not installed"; exit 77; }
+command -v "${CC:-cc}" >/dev/null 2>&1 || { echo "no C compiler"; exit 77; }
+src=$(cd "$(dirname "$0")" && pwd)/mutex.pml
+dir=$(mktemp -d) || exit 99
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 99
+spin -a "$src" >spin.out 2>&1 || { cat spin.out; exit 1; }
+"${CC:-cc}" -O2 -DSAFETY -o pan pan.c || exit 99
+./pan -m100000 >pan.out 2>&1
+cat pan.out
+grep -q "errors: 0" pan.out || exit 1
+if grep -q "max search depth too small" pan.out; then exit 1; fi
+exit 0
