@@ -136,7 +136,11 @@ static int simple_lock(pthread_mutex_t *m, int type, bool private,
 		m->__data.__spins = (short)(spins + (cnt - spins) / 8);
 		if (got)
 			return 0;
-	} else if (__nptl_mutex_spin_ok() && simple_spin(w, SPIN_MAX)) {
+	} else if (type != PTHREAD_MUTEX_TIMED_NP && __nptl_mutex_spin_ok() &&
+		   simple_spin(w, SPIN_MAX)) {
+		/* Not for NORMAL mutexes, as in glibc: a contended lock with a
+		 * tiny critical section goes faster when the loser sleeps and
+		 * the winner keeps the cache line (bench/sync mutex-N).  */
 		return 0;
 	}
 	return simple_wait(w, private, clock, abs);

@@ -184,7 +184,11 @@ static int rdlock(pthread_rwlock_t *lock, bool try, clockid_t clock,
 	struct nptl_rwlock *rw = rwl(lock);
 	unsigned int s = load(&rw->state);
 
-	/* Fast path, and a brief spin while a writer is inside.  */
+	/* Fast path: one CAS, nothing else computed.  */
+	if (reader_may_enter(rw, s, false) &&
+	    (s & NPTL_RW_READERS) < NPTL_RW_MAX_READERS && cas(&rw->state, &s, s + 1))
+		return 0;
+	/* Then a brief spin while a writer is inside.  */
 	int spin = try || __nptl_sync_ncpu() < 2 ? 0 : SPIN;
 	for (;;) {
 		if (reader_may_enter(rw, s, false)) {
