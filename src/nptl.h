@@ -127,7 +127,7 @@ static inline void nptl_lll_unlock(int *l)
 /* ---- internal interfaces ---------------------------------------------- */
 
 /* init.c */
-int __nptl_init_once(void) NPTL_HIDDEN;   /* 0 or EAGAIN */
+int __nptl_init_once(void) NPTL_HIDDEN;   /* 0 or an error (EAGAIN) */
 _Noreturn void __nptl_fatal(const char *msg) NPTL_HIDDEN;
 void __nptl_say(const char *fmt, ...) NPTL_HIDDEN
 	__attribute__((format(printf, 1, 2)));
@@ -149,6 +149,8 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard_size,
 void __nptl_stack_live(struct pthread *pd) NPTL_HIDDEN;
 void *__nptl_stack_top(struct pthread *pd) NPTL_HIDDEN;
 void __nptl_free_tcb(struct pthread *pd) NPTL_HIDDEN;
+void __nptl_stack_fork_prepare(void) NPTL_HIDDEN;
+void __nptl_stack_fork_parent(void) NPTL_HIDDEN;
 void __nptl_stack_fork_child(void) NPTL_HIDDEN;
 extern int __nptl_stack_lock NPTL_HIDDEN;
 

@@ -28,11 +28,15 @@ int __nptl_glibc_go_multithreaded(void)
 	if (!create || !join)
 		__nptl_fatal("glibc's pthread_create@GLIBC_2.34 is missing");
 	/* A small stack, so that the bootstrap fits wherever a thread of
-	 * the program's would: glibc reads the attribute in its own layout.  */
+	 * the program's would -- plus the static TLS glibc carves out of it
+	 * (ThreadSanitizer's runtime alone has 768 KiB of it).  glibc reads
+	 * the attribute in its own layout.  */
+	size_t size = 64 * 1024 + __nptl_tls_static_size(NULL);
+	size = (size + __nptl_page_size - 1) & ~(__nptl_page_size - 1);
 	union {
 		pthread_attr_t attr;
 		struct glibc_attr ga;
-	} a = { .ga = { .guardsize = __nptl_page_size, .stacksize = 64 * 1024 } };
+	} a = { .ga = { .guardsize = __nptl_page_size, .stacksize = size } };
 	pthread_t t;
 	int err = create(&t, &a.attr, bootstrap, NULL);
 	if (err == 0)

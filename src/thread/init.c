@@ -84,12 +84,12 @@ __attribute__((constructor)) static void nptl_load(void)
  * lists and stack cache to reset.  */
 static void fork_prepare(void)
 {
-	nptl_lll_lock(&__nptl_stack_lock);
+	__nptl_stack_fork_prepare();
 }
 
 static void fork_parent(void)
 {
-	nptl_lll_unlock(&__nptl_stack_lock);
+	__nptl_stack_fork_parent();
 }
 
 static void fork_child(void)
@@ -105,6 +105,8 @@ static int init_state;   /* 0 not yet, 1 running, 2 done */
  * have on glibc, and the next one tries again.  */
 int __nptl_init_once(void)
 {
+	/* Returns 0, or the error glibc's pthread_create gave the bootstrap
+	 * (EAGAIN under resource limits).  */
 	for (;;) {
 		int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
 		if (s == 2)
@@ -121,7 +123,7 @@ int __nptl_init_once(void)
 	int err = __nptl_glibc_go_multithreaded();
 	__atomic_store_n(&init_state, err ? 0 : 2, __ATOMIC_RELEASE);
 	nptl_futex_wake(&init_state, INT32_MAX, true);
-	return err ? EAGAIN : 0;
+	return err == ENOMEM ? EAGAIN : err;
 }
 
 /* libnptl's own interface (NPTL_1.0): which libnptl serves this process.  */

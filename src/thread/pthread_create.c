@@ -187,8 +187,9 @@ static int default_attr(struct glibc_attr *out)
 int __nptl_thread_create(pthread_t *res, const pthread_attr_t *uattr,
 			 void *(*fn)(void *), void *arg, bool c11)
 {
-	if (__builtin_expect(__nptl_init_once() != 0, 0))
-		return EAGAIN;
+	int init_err = __nptl_init_once();
+	if (__builtin_expect(init_err != 0, 0))
+		return init_err;
 
 	struct glibc_attr dflt;
 	const struct glibc_attr *a = (const struct glibc_attr *)uattr;

@@ -39,6 +39,44 @@
 #endif
 
 int __nptl_stack_lock;
+
+/* Fork.  The prepare handler holds the stack lock across fork so that the
+ * child finds consistent lists, and records the parent's pid; the child
+ * handler repairs the lists and frees the lock.  But another library's
+ * child handler may run before ours and create a thread (ThreadSanitizer
+ * restarts its background thread there): a thread that finds the lock
+ * taken and a pid that is not the one recorded is in such a child, before
+ * our handler, and does the repair itself, once.  */
+static pid_t fork_parent;
+
+static void stack_lock(void)
+{
+	int c = 0;
+	if (__atomic_compare_exchange_n(&__nptl_stack_lock, &c, 1, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	pid_t p = __atomic_load_n(&fork_parent, __ATOMIC_RELAXED);
+	if (p && p != (pid_t)nptl_sys0(SYS_getpid))
+		__nptl_stack_fork_child();
+	nptl_lll_lock(&__nptl_stack_lock);
+}
+
+static void stack_unlock(void)
+{
+	nptl_lll_unlock(&__nptl_stack_lock);
+}
+
+void __nptl_stack_fork_prepare(void)
+{
+	nptl_lll_lock(&__nptl_stack_lock);
+	__atomic_store_n(&fork_parent, (pid_t)nptl_sys0(SYS_getpid), __ATOMIC_RELAXED);
+}
+
+void __nptl_stack_fork_parent(void)
+{
+	__atomic_store_n(&fork_parent, 0, __ATOMIC_RELAXED);
+	nptl_lll_unlock(&__nptl_stack_lock);
+}
 static struct nptl_ext live = { &live, &live, 0, 0, 0, 0, 0, 0, 0, { { 0 } }, 0, 0 };
 static struct nptl_ext cache = { &cache, &cache, 0, 0, 0, 0, 0, 0, 0, { { 0 } }, 0, 0 };
 static size_t cache_bytes;
@@ -196,7 +234,7 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 	size_t tls = __nptl_tls_static_size(NULL);
 	struct pthread *pd = NULL;
 
-	nptl_lll_lock(&__nptl_stack_lock);
+	stack_lock();
 	for (struct nptl_ext *e = cache.next; e != &cache; e = e->next) {
 		if (e->stack_size == stack_size && e->guard_size == guard &&
 		    e->tls_size >= tls &&
@@ -208,7 +246,7 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 			break;
 		}
 	}
-	nptl_lll_unlock(&__nptl_stack_lock);
+	stack_unlock();
 
 	if (pd) {
 		__nptl_tls_reinit(pd);
@@ -245,12 +283,12 @@ void *__nptl_stack_top(struct pthread *pd)
 /* Before clone: the new thread is on our live list and ld.so's.  */
 void __nptl_stack_live(struct pthread *pd)
 {
-	nptl_lll_lock(&__nptl_stack_lock);
+	stack_lock();
 	list_add(&live, nptl_ext(pd));
 	__nptl_dl_lock();
 	__nptl_dl_user_add(pd);
 	__nptl_dl_unlock();
-	nptl_lll_unlock(&__nptl_stack_lock);
+	stack_unlock();
 }
 
 /* Release a finished (or never started) thread's descriptor, exactly once:
@@ -264,14 +302,14 @@ void __nptl_free_tcb(struct pthread *pd)
 	if ((old & TERMINATED_BITMASK) || !nptl_is_ours(pd))
 		return;
 	struct nptl_ext *e = nptl_ext(pd);
-	nptl_lll_lock(&__nptl_stack_lock);
+	stack_lock();
 	list_del(e);
 	__nptl_dl_lock();
 	__nptl_dl_user_del(pd);
 	__nptl_dl_unlock();
 	cache_add_locked(e);
 	struct nptl_ext *trim = trim_locked();
-	nptl_lll_unlock(&__nptl_stack_lock);
+	stack_unlock();
 	unmap_list(trim);
 }
 
@@ -280,6 +318,9 @@ void __nptl_free_tcb(struct pthread *pd)
  * free; glibc's reclaim_stacks has already rebuilt ld.so's lists.  */
 void __nptl_stack_fork_child(void)
 {
+	/* Once per fork: the parent's pid is cleared when it is done.  */
+	if (!__atomic_load_n(&fork_parent, __ATOMIC_RELAXED))
+		return;
 	struct pthread *self = nptl_self();
 	struct nptl_ext *e = live.next;
 	while (e != &live) {
@@ -293,5 +334,6 @@ void __nptl_stack_fork_child(void)
 		}
 		e = next;
 	}
-	__nptl_stack_lock = 0;
+	__atomic_store_n(&fork_parent, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&__nptl_stack_lock, 0, __ATOMIC_RELEASE);
 }
