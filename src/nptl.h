@@ -219,6 +219,24 @@ int __nptl_mutex_lock_requeued(pthread_mutex_t *m) NPTL_HIDDEN;
 int __nptl_mutex_unlock_for_wait(pthread_mutex_t *m) NPTL_HIDDEN;
 int __nptl_mutex_relock_after_wait(pthread_mutex_t *m) NPTL_HIDDEN;
 
+/* C11's thrd_* result for a POSIX error number, as glibc's thrd_err_map
+ * (used by thrd_*, mtx_*, cnd_* and tss_set).  */
+static inline int nptl_thrd_result(int err)
+{
+	switch (err) {
+	case 0:
+		return thrd_success;
+	case ENOMEM:
+		return thrd_nomem;
+	case ETIMEDOUT:
+		return thrd_timedout;
+	case EBUSY:
+		return thrd_busy;
+	default:
+		return thrd_error;
+	}
+}
+
 static inline bool nptl_valid_timespec(const struct timespec *ts)
 {
 	return ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000L;

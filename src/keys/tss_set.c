@@ -4,14 +4,7 @@
 
 NPTL_API int __nptl_tss_set(tss_t k, void *v)
 {
-	switch (__nptl_pthread_setspecific(k, v)) {
-	case 0:
-		return thrd_success;
-	case ENOMEM:
-		return thrd_nomem;
-	default:
-		return thrd_error;
-	}
+	return nptl_thrd_result(__nptl_pthread_setspecific(k, v));
 }
 NPTL_SYMVER_DEFAULT(__nptl_tss_set, tss_set, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_tss_set, tss_set, GLIBC_2.28);

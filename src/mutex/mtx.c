@@ -7,22 +7,6 @@
  */
 #include "nptl.h"
 
-static int c11_result(int err)
-{
-	switch (err) {
-	case 0:
-		return thrd_success;
-	case ENOMEM:
-		return thrd_nomem;
-	case ETIMEDOUT:
-		return thrd_timedout;
-	case EBUSY:
-		return thrd_busy;
-	default:
-		return thrd_error;
-	}
-}
-
 NPTL_API int __nptl_mtx_init(mtx_t *m, int type)
 {
 	pthread_mutexattr_t a;
@@ -38,14 +22,14 @@ NPTL_API int __nptl_mtx_init(mtx_t *m, int type)
 		__nptl_pthread_mutexattr_settype(&a, PTHREAD_MUTEX_NORMAL);
 		break;
 	}
-	return c11_result(__nptl_pthread_mutex_init((pthread_mutex_t *)m, &a));
+	return nptl_thrd_result(__nptl_pthread_mutex_init((pthread_mutex_t *)m, &a));
 }
 NPTL_SYMVER_DEFAULT(__nptl_mtx_init, mtx_init, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_mtx_init, mtx_init, GLIBC_2.28);
 
 NPTL_API int __nptl_mtx_lock(mtx_t *m)
 {
-	return c11_result(__nptl_pthread_mutex_lock((pthread_mutex_t *)m));
+	return nptl_thrd_result(__nptl_pthread_mutex_lock((pthread_mutex_t *)m));
 }
 NPTL_SYMVER_DEFAULT(__nptl_mtx_lock, mtx_lock, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_mtx_lock, mtx_lock, GLIBC_2.28);
@@ -53,21 +37,21 @@ NPTL_SYMVER_COMPAT(__nptl_mtx_lock, mtx_lock, GLIBC_2.28);
 NPTL_API int __nptl_mtx_timedlock(mtx_t *restrict m,
 				  const struct timespec *restrict abs)
 {
-	return c11_result(__nptl_pthread_mutex_timedlock((pthread_mutex_t *)m, abs));
+	return nptl_thrd_result(__nptl_pthread_mutex_timedlock((pthread_mutex_t *)m, abs));
 }
 NPTL_SYMVER_DEFAULT(__nptl_mtx_timedlock, mtx_timedlock, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_mtx_timedlock, mtx_timedlock, GLIBC_2.28);
 
 NPTL_API int __nptl_mtx_trylock(mtx_t *m)
 {
-	return c11_result(__nptl_pthread_mutex_trylock((pthread_mutex_t *)m));
+	return nptl_thrd_result(__nptl_pthread_mutex_trylock((pthread_mutex_t *)m));
 }
 NPTL_SYMVER_DEFAULT(__nptl_mtx_trylock, mtx_trylock, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_mtx_trylock, mtx_trylock, GLIBC_2.28);
 
 NPTL_API int __nptl_mtx_unlock(mtx_t *m)
 {
-	return c11_result(__nptl_pthread_mutex_unlock((pthread_mutex_t *)m));
+	return nptl_thrd_result(__nptl_pthread_mutex_unlock((pthread_mutex_t *)m));
 }
 NPTL_SYMVER_DEFAULT(__nptl_mtx_unlock, mtx_unlock, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_mtx_unlock, mtx_unlock, GLIBC_2.28);

@@ -3,25 +3,9 @@
 #include <sched.h>
 #include "nptl.h"
 
-static int c11_result(int err)
-{
-	switch (err) {
-	case 0:
-		return thrd_success;
-	case ENOMEM:
-		return thrd_nomem;
-	case ETIMEDOUT:
-		return thrd_timedout;
-	case EBUSY:
-		return thrd_busy;
-	default:
-		return thrd_error;
-	}
-}
-
 NPTL_API int __nptl_thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
 {
-	return c11_result(__nptl_thread_create((pthread_t *)thr, NULL,
+	return nptl_thrd_result(__nptl_thread_create((pthread_t *)thr, NULL,
 					       (void *(*)(void *))(void (*)(void))fn,
 					       arg, true));
 }
@@ -34,14 +18,14 @@ NPTL_API int __nptl_thrd_join(thrd_t thr, int *res)
 	int err = __nptl_join((pthread_t)thr, &r, true, CLOCK_REALTIME, NULL);
 	if (err == 0 && res)
 		*res = (int)(intptr_t)r;
-	return c11_result(err);
+	return nptl_thrd_result(err);
 }
 NPTL_SYMVER_DEFAULT(__nptl_thrd_join, thrd_join, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_thrd_join, thrd_join, GLIBC_2.28);
 
 NPTL_API int __nptl_thrd_detach(thrd_t thr)
 {
-	return c11_result(__nptl_pthread_detach((pthread_t)thr));
+	return nptl_thrd_result(__nptl_pthread_detach((pthread_t)thr));
 }
 NPTL_SYMVER_DEFAULT(__nptl_thrd_detach, thrd_detach, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_thrd_detach, thrd_detach, GLIBC_2.28);
