@@ -5,7 +5,8 @@
  * The lock is one word, `state`: the number of readers holding it, the
  * NPTL_RW_WRLOCKED bit while a writer holds it, and NPTL_RW_WAITERS while
  * some thread may be queued.  Without waiters every operation is a single
- * CAS on `state`.
+ * atomic operation on `state`: a fetch_add for a reader (rdlock_fast()),
+ * a CAS for the rest.
  *
  * Queuing happens under `lk`, a small internal lock that only the slow
  * path takes.  Under lk a thread that cannot acquire counts itself in
@@ -178,16 +179,58 @@ static bool reader_may_enter(const struct nptl_rwlock *rw, unsigned int s,
 	return true;
 }
 
-static int rdlock(pthread_rwlock_t *lock, bool try, clockid_t clock,
-		  const struct timespec *abs)
+/* The release of a read count that may be the last one while waiters are
+ * queued: its last step is under lk (see top).  */
+static __attribute__((noinline)) void read_release_queued(struct nptl_rwlock *rw)
+{
+	lk_lock(rw);
+	unsigned int s = __atomic_sub_fetch(&rw->state, 1, __ATOMIC_RELEASE);
+	if ((s & NPTL_RW_READERS) == 0)
+		kick(rw);
+	lk_unlock(rw);
+}
+
+/* Give back one read count (state s was just loaded); EPERM if there is
+ * none to give back.  */
+static inline int read_release(struct nptl_rwlock *rw, unsigned int s)
+{
+	for (;;) {
+		if ((s & NPTL_RW_READERS) == 0)
+			return EPERM;
+		if ((s & NPTL_RW_WAITERS) && (s & NPTL_RW_READERS) == 1) {
+			read_release_queued(rw);
+			return 0;
+		}
+		if (cas(&rw->state, &s, s - 1))
+			return 0;
+	}
+}
+
+/* The reader's fast path is one fetch_add: contending readers never
+ * retry, unlike with a CAS.  A reader that finds it may not enter has
+ * briefly counted itself as a holder; it gives the count back exactly as
+ * a read-unlock does (which wakes whom the count held back), then takes
+ * the slow path.  A writer never enters while such a count is present,
+ * and a reader adds at most one before it queues, so these counts cannot
+ * starve a writer of the writer-preferring kind.  */
+static inline bool rdlock_fast(struct nptl_rwlock *rw)
+{
+	unsigned int s = __atomic_fetch_add(&rw->state, 1, __ATOMIC_ACQUIRE);
+	if (reader_may_enter(rw, s, false) &&
+	    (s & NPTL_RW_READERS) < NPTL_RW_MAX_READERS)
+		return true;
+	read_release(rw, s + 1);
+	return false;
+}
+
+/* After the fast path: spin briefly while a writer is inside, then queue.  */
+static __attribute__((noinline)) int rdlock(pthread_rwlock_t *lock, bool try,
+					    clockid_t clock,
+					    const struct timespec *abs)
 {
 	struct nptl_rwlock *rw = rwl(lock);
 	unsigned int s = load(&rw->state);
 
-	/* Fast path: one CAS, nothing else computed.  */
-	if (reader_may_enter(rw, s, false) &&
-	    (s & NPTL_RW_READERS) < NPTL_RW_MAX_READERS && cas(&rw->state, &s, s + 1))
-		return 0;
 	/* Then a brief spin while a writer is inside.  */
 	int spin = try || __nptl_sync_ncpu() < 2 ? 0 : SPIN;
 	for (;;) {
@@ -315,6 +358,8 @@ static int rdlock_checked(pthread_rwlock_t *lock, clockid_t clock,
 		return err;
 	if (self_is_writer(lock))
 		return EDEADLK;
+	if (rdlock_fast(rwl(lock)))
+		return 0;
 	return rdlock(lock, false, clock, abs);
 }
 
@@ -403,6 +448,14 @@ NPTL_API int __nptl_pthread_rwlock_clockwrlock(pthread_rwlock_t *rw,
 NPTL_SYMVER_DEFAULT(__nptl_pthread_rwlock_clockwrlock, pthread_rwlock_clockwrlock, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_rwlock_clockwrlock, pthread_rwlock_clockwrlock, GLIBC_2.30);
 
+static __attribute__((noinline)) void write_release_queued(struct nptl_rwlock *rw)
+{
+	lk_lock(rw);
+	__atomic_and_fetch(&rw->state, ~NPTL_RW_WRLOCKED, __ATOMIC_RELEASE);
+	kick(rw);
+	lk_unlock(rw);
+}
+
 /* A release that sees WAITERS takes its last step under lk (see top);
  * one that does not is a single CAS.  */
 NPTL_API int __nptl_pthread_rwlock_unlock(pthread_rwlock_t *lock)
@@ -416,28 +469,11 @@ NPTL_API int __nptl_pthread_rwlock_unlock(pthread_rwlock_t *lock)
 			if (cas(&rw->state, &s, s & ~NPTL_RW_WRLOCKED))
 				return 0;
 		}
-		lk_lock(rw);
-		__atomic_and_fetch(&rw->state, ~NPTL_RW_WRLOCKED, __ATOMIC_RELEASE);
-		kick(rw);
-		lk_unlock(rw);
+		write_release_queued(rw);
 		return 0;
 	}
 
-	for (;;) {
-		if ((s & NPTL_RW_READERS) == 0)
-			return EPERM;
-		if ((s & NPTL_RW_WAITERS) && (s & NPTL_RW_READERS) == 1)
-			break;
-		if (cas(&rw->state, &s, s - 1))
-			return 0;
-	}
-	/* Possibly the last reader, with waiters: decide under lk.  */
-	lk_lock(rw);
-	s = __atomic_sub_fetch(&rw->state, 1, __ATOMIC_RELEASE);
-	if ((s & NPTL_RW_READERS) == 0)
-		kick(rw);
-	lk_unlock(rw);
-	return 0;
+	return read_release(rw, s);
 }
 NPTL_SYMVER_DEFAULT(__nptl_pthread_rwlock_unlock, pthread_rwlock_unlock, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_rwlock_unlock, pthread_rwlock_unlock, GLIBC_2.2.5);

@@ -130,7 +130,25 @@ proctype reader(byte me; bool timed)
 		atomic {
 			flagged = WRITER_FIRST && wwait > 0; gsnap = wgen
 		}
-		/* fast path */
+		/* fast path: fetch_add; a reader that may not enter backs
+		 * out exactly as a read-unlock does */
+		atomic { lr = nrd; lw = wrl; lt = wt; nrd++ }
+		if
+		:: !lw && !(WRITER_FIRST && lt) -> goto rgot
+		:: else
+		fi;
+rback:
+		snap();
+		if
+		:: lt && lr == 1 ->
+			lk_lock();
+			atomic { nrd--; lr = nrd };
+			if :: lr == 0 -> kick() :: else fi;
+			lk_unlock()
+		:: else ->
+			atomic { if :: same() -> nrd = lr - 1 :: else -> goto rback fi }
+		fi;
+		/* the spin: CAS attempts while a writer is inside */
 		atomic {
 			if
 			:: !wrl && !(WRITER_FIRST && wt) -> nrd++; goto rgot

@@ -4,7 +4,8 @@
 # safety (mutual exclusion, writer preference, no lost wake-up/deadlock as
 # invalid end states) for 2 readers + 2 writers of both kinds, one of each
 # able to time out; two iterations for 3 threads; and non-progress cycles
-# (livelock) under weak fairness for 3 threads.  About 30 s of CPU.
+# (livelock) under weak fairness for 3 threads.  About 2.5 min of CPU and
+# 2.2 GB of memory (the 2-iteration writer-preferring run).
 # Skips (77) without spin.
 set -u
 command -v spin >/dev/null 2>&1 || { echo "SKIP: spin is not installed"; exit 77; }
