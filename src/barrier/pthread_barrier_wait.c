@@ -27,7 +27,8 @@
  * spins briefly on current_round when every participant can be on a CPU at
  * once (count <= CPUs online), since then the last arrival is usually
  * microseconds away; how long it spins adapts to how often that paid off
- * (spin_wait).  glibc leaves the bytes after `out` alone, so a glibc
+ * (spin_wait); when they outnumber the CPUs, it yields a few times
+ * instead (yield_wait).  glibc leaves the bytes after `out` alone, so a glibc
  * process sharing the barrier never sees them.  In a private barrier (only libnptl can touch it),
  * sleepers announce themselves in `sleepers` before their futex wait, and
  * the completer, having advanced current_round, wakes only if that count is
@@ -38,6 +39,7 @@
  * themselves, so there the completer always wakes, as glibc does.
  */
 #include <limits.h>
+#include <sched.h>
 #include "nptl.h"
 
 /* Budget of pause instructions while waiting for the round to end:
@@ -83,6 +85,25 @@ static unsigned int spin_wait(struct nptl_barrier *b, unsigned int i,
 		budget = budget / 2 < SPIN_MIN ? SPIN_OFF : budget / 2;
 	if (budget != old)
 		__atomic_store_n(&b->spin, budget, __ATOMIC_RELAXED);
+	return cr;
+}
+
+/* When the participants outnumber the CPUs, spinning only holds up the
+ * thread we wait for, which is often runnable on our own CPU.  Instead
+ * the waiter yields a few times: the CPU goes straight to such a thread,
+ * and a round that ends meanwhile costs no futex sleep and wake-up (a
+ * wake-up of a sleeper is the slow part of a hand-off, above all between
+ * the virtual CPUs of a guest).  With nobody else runnable a yield
+ * returns at once, so the bound keeps this to a few microseconds.  */
+#define YIELDS 8
+
+static unsigned int yield_wait(struct nptl_barrier *b, unsigned int i,
+			       unsigned int cr)
+{
+	for (int n = 0; n < YIELDS && i > cr; n++) {
+		sched_yield();
+		cr = __atomic_load_n(&b->current_round, __ATOMIC_RELAXED);
+	}
 	return cr;
 }
 
@@ -140,6 +161,8 @@ NPTL_API int __nptl_pthread_barrier_wait(pthread_barrier_t *barrier)
 	if (!done) {
 		if (i > cr && count <= (unsigned)__nptl_sync_ncpu())
 			cr = spin_wait(b, i, cr);
+		else if (i > cr)
+			cr = yield_wait(b, i, cr);
 		while (i > cr) {
 			int shared = b->shared;
 			if (!shared)
