@@ -349,9 +349,11 @@ NPTL_API int __nptl_pthread_cond_timedwait(pthread_cond_t *c,
  * a process-private semaphore and FUTEX_PRIVATE_FLAG for a shared one
  * (glibc XORs it into an op that already carries the private flag).  */
 struct nptl_sem {
-	uint64_t data;
-	int private;
-	int pad;
+	uint64_t data;          /* ABI: value low, registered waiters high */
+	int private;            /* ABI: 0 private, FUTEX_PRIVATE_FLAG shared */
+	int pad;                /* glibc's unused pad: libnptl's spin budget */
+	unsigned int woke_at;   /* beyond glibc's struct, in sem_t: the stamp of
+				   the last post that woke a sleeper */
 };
 #define NPTL_SEM_NWAITERS_SHIFT 32
 #define NPTL_SEM_VALUE_MASK 0xffffffffu
@@ -425,6 +427,19 @@ int __nptl_cancel_defer(void) NPTL_HIDDEN;
 void __nptl_cancel_restore(int type) NPTL_HIDDEN;
 
 /* ---- spinlocks, barriers, rwlocks (src/spin, src/barrier, src/rwlock) ---- */
+
+/* src/spin/handoff.c: the adaptive spin of a waiter for a hand-off
+ * (condvars, semaphores).  `hint` is the object's budget, `woke_at` the
+ * stamp its waker leaves (__nptl_handoff_note) before it wakes a sleeper;
+ * a waiter that slept from t0 learns from it (__nptl_handoff_slept), one
+ * that saw the hand-off after `spun` iterations of its spin loop from that
+ * (__nptl_handoff_caught).  */
+int __nptl_handoff_budget(const int *hint) NPTL_HIDDEN;
+void __nptl_handoff_caught(int *hint, int budget, int spun) NPTL_HIDDEN;
+unsigned int __nptl_handoff_now(void) NPTL_HIDDEN;
+void __nptl_handoff_note(unsigned int *woke_at) NPTL_HIDDEN;
+void __nptl_handoff_slept(int *hint, int budget, unsigned int t0,
+			  const unsigned int *woke_at) NPTL_HIDDEN;
 
 /* src/spin/sync_spin.c: CPUs online (cached), for the brief spins before a
  * futex wait: spinning helps only if the awaited thread can run meanwhile.  */

@@ -50,30 +50,17 @@
  * seen the predicate, destroys it.  A waiter's last access is that
  * decrement (and a FUTEX_WAKE on a word that may be gone, as in glibc).
  *
- * Spinning.  Sleeping costs a wake-up in the kernel for both sides (tens
- * of microseconds on virtual machines), so a waiter first spins on seq,
- * if there is another CPU, for an adaptive budget kept per condvar.  A
- * success pulls it towards four times what the hand-off took.  A waiter
- * that had to sleep compares the time it went to sleep with the time the
- * waker noted just before its FUTEX_WAKE (c->woke_at, written only on that
- * slow path): a wake within a wake-up latency means spinning that long
- * would have bridged it, so the budget grows towards it; a wake only a
- * context switch after we slept means the partner was waiting for our own
- * CPU (threads outnumber CPUs), and a late one means a slow partner: both
- * halve the budget, down to a small floor (spin_after_sleep).  A waiter
- * released while spinning also waits briefly for the mutex to be released
- * before it relocks it, since the signaller usually still holds it.
+ * Spinning.  Sleeping costs a wake-up in the kernel for both sides, so
+ * a waiter first spins on seq, if there is another CPU, for a budget that
+ * adapts per condvar (src/spin/handoff.c; the signaller stamps c->woke_at
+ * before a FUTEX_WAKE).  A waiter released while spinning also waits
+ * briefly for the mutex to be released before it relocks it, since the
+ * signaller usually still holds it.
  */
 #include "nptl.h"
 
-/* Iterations of the spin loop (one PAUSE: 10 to 40 ns on x86-64 CPUs);
- * at most some 50 us, about one wake-up latency.  */
-#define SPIN_MIN 100
-#define SPIN_MAX 2000
-#define SPIN_START 256
-#define SPIN_NS 25
+/* Iterations of the wait for the signaller's mutex.  */
 #define SPIN_MUTEX 200
-#define SPIN_YIELD_NS 8000
 
 static inline void cpu_relax(void)
 {
@@ -123,29 +110,12 @@ static bool cancel_pending(void)
 	return (ch & (CANCELSTATE_BITMASK | CANCELED_BITMASK)) == CANCELED_BITMASK;
 }
 
-static int spin_budget(struct nptl_cond *c)
-{
-	int b = __atomic_load_n(&c->spin, __ATOMIC_RELAXED);
-	if (b == 0)
-		return SPIN_START;
-	return b < SPIN_MIN ? SPIN_MIN : b > SPIN_MAX ? SPIN_MAX : b;
-}
-
-static void spin_adjust(struct nptl_cond *c, int budget, int want, int rate)
-{
-	if (want > SPIN_MAX)
-		want = budget / 2;
-	int next = budget + (want - budget) / rate;
-	__atomic_store_n(&c->spin, next < SPIN_MIN ? SPIN_MIN : next,
-			 __ATOMIC_RELAXED);
-}
-
 /* Spin while seq == snap; true if it moved.  */
 static bool spin_for_signal(struct nptl_cond *c, unsigned int snap, int budget)
 {
 	for (int i = 0; i < budget; i++) {
 		if (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) != snap) {
-			spin_adjust(c, budget, 4 * i, 4);
+			__nptl_handoff_caught(&c->spin, budget, i);
 			return true;
 		}
 		cpu_relax();
@@ -153,33 +123,9 @@ static bool spin_for_signal(struct nptl_cond *c, unsigned int snap, int budget)
 	return false;
 }
 
-static unsigned int now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned int)(ts.tv_sec * 1000000000ULL + ts.tv_nsec);
-}
-
-/* A waiter slept; the waker's FUTEX_WAKE came `late` ns after it began to.
- * Soon after (a few microseconds, a context switch): the partner was most
- * likely waiting for our very CPU, threads outnumber CPUs, and spinning
- * only delays it -- shrink.  Within a wake-up latency: the partner was
- * running elsewhere, or itself waking up; spinning that long would have
- * caught it -- grow towards it.  Later than that: shrink.  */
-static void spin_after_sleep(struct nptl_cond *c, int budget, int late)
-{
-	int next;
-	if (late < 0 || late > SPIN_MAX * SPIN_NS || late < SPIN_YIELD_NS)
-		next = budget / 2;
-	else
-		next = budget + (late / SPIN_NS * 5 / 4 - budget) / 2;
-	__atomic_store_n(&c->spin, next < SPIN_MIN ? SPIN_MIN : next,
-			 __ATOMIC_RELAXED);
-}
-
 void __nptl_cond_note_wake(struct nptl_cond *c)
 {
-	__atomic_store_n(&c->woke_at, now_ns(), __ATOMIC_RELAXED);
+	__nptl_handoff_note(&c->woke_at);
 }
 
 /* The signaller usually still holds the mutex: wait briefly for it to
@@ -215,7 +161,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 
 	int result = 0;
 	bool spin = __nptl_mutex_spin_ok();
-	int budget = spin ? spin_budget(c) : 0;
+	int budget = spin ? __nptl_handoff_budget(&c->spin) : 0;
 	if (spin && !cancel_pending() && spin_for_signal(c, snap, budget)) {
 		leave(c, private);
 		spin_for_mutex(m);
@@ -226,7 +172,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 	if (abs && abs->tv_sec < 0) {
 		result = ETIMEDOUT;
 	} else {
-		unsigned int t0 = spin ? now_ns() : 0;
+		unsigned int t0 = spin ? __nptl_handoff_now() : 0;
 		__atomic_fetch_add(&c->sleepers, 1, __ATOMIC_SEQ_CST);
 		struct wait_guard guard __attribute__((cleanup(wait_unwind))) = {
 			c, m, snap, private, true
@@ -250,9 +196,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 		__atomic_fetch_sub(&c->sleepers, 1, __ATOMIC_SEQ_CST);
 		/* Woken: could spinning have bridged the wait?  */
 		if (spin && !result)
-			spin_after_sleep(c, budget,
-					 (int)(__atomic_load_n(&c->woke_at,
-							       __ATOMIC_RELAXED) - t0));
+			__nptl_handoff_slept(&c->spin, budget, t0, &c->woke_at);
 	}
 	leave(c, private);
 

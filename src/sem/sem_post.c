@@ -11,7 +11,8 @@
  * wake uses the semaphore's own private/shared flag, as glibc does, so that
  * it reaches waiters of a glibc process on a shared semaphore.
  *
- * Async-signal-safe: one CAS loop and one system call, no locks.
+ * Async-signal-safe: one CAS loop and one system call, no locks (the
+ * stamp for the waiters' spin budget is a vDSO clock_gettime).
  */
 #include <limits.h>
 #include <semaphore.h>
@@ -22,6 +23,10 @@ NPTL_API int __nptl_sem_post(sem_t *sem)
 	struct nptl_sem *s = (struct nptl_sem *)sem;
 	bool private = nptl_sem_private(s);
 	uint64_t d = __atomic_load_n(&s->data, __ATOMIC_RELAXED);
+	/* A sleeper will have to be woken: stamp it for its spin budget
+	 * (sem_wait.c).  Before the CAS, which may be our last access.  */
+	if (d >> NPTL_SEM_NWAITERS_SHIFT)
+		__nptl_handoff_note(&s->woke_at);
 	do {
 		if ((d & NPTL_SEM_VALUE_MASK) == SEM_VALUE_MAX) {
 			errno = EOVERFLOW;

@@ -11,15 +11,10 @@
  *    not registered, so sem_post owes it no wake; it only reads until it
  *    sees a token, which it takes with the same CAS as step 1.  It gives up
  *    at once when a waiter is registered (those are asleep and first in
- *    line).  How long it spins adapts per semaphore, in the `pad` word
- *    that glibc leaves unused on x86_64: a spin that got a token raises
- *    the budget (up to SEM_SPIN_MAX pauses, ~10us), one that did not
- *    halves it, down to a probe of SEM_SPIN_PROBE pauses (~1us), and a
- *    failed probe stops spinning for the next SEM_SPIN_COOL waits.  So
- *    when the CPUs are oversubscribed and spinning only steals time from
- *    the poster, waits cost about what glibc's cost; when both sides run,
- *    hand-offs settle into a steady state without system calls.  The
- *    budget is a hint: racy updates are harmless.
+ *    line).  How long it spins adapts per semaphore as a condvar waiter's
+ *    does (src/spin/handoff.c), with the budget in the `pad` word that
+ *    glibc leaves unused on x86_64 and the poster's stamp in sem_t's bytes
+ *    beyond glibc's struct.
  * 3. Register: add 1 to the waiter count (one atomic add).  From then on
  *    every sem_post sees the count in the same atomic step that adds its
  *    token, and wakes one sleeper.
@@ -39,25 +34,9 @@
  * 2.36 does the same); sem_clockwait, like glibc's, only while blocked.
  */
 #include <semaphore.h>
-#include <unistd.h>
 #include "nptl.h"
 
 #define SEM_ONE_WAITER ((uint64_t)1 << NPTL_SEM_NWAITERS_SHIFT)
-#define SEM_SPIN_PROBE 32
-#define SEM_SPIN_COOL 8
-#define SEM_SPIN_MAX 300
-
-static int sem_can_spin;	/* 0 unknown, 1 no, 2 yes */
-
-static bool may_spin(void)
-{
-	int c = __atomic_load_n(&sem_can_spin, __ATOMIC_RELAXED);
-	if (!c) {
-		c = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
-		__atomic_store_n(&sem_can_spin, c, __ATOMIC_RELAXED);
-	}
-	return c == 2;
-}
 
 static bool try_take(struct nptl_sem *s)
 {
@@ -70,47 +49,21 @@ static bool try_take(struct nptl_sem *s)
 	return false;
 }
 
-static inline void sem_pause(void)
+/* Spin for a token for up to `budget` iterations.  */
+static bool spin_take(struct nptl_sem *s, int budget)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
-/* The spin budget in `pad`: 0..SEM_SPIN_MAX pauses; above that, a count
- * of waits that do not spin at all after a failed probe.  */
-static bool spin_take(struct nptl_sem *s)
-{
-	if (!may_spin())
-		return false;
-	/* glibc leaves `pad` uninitialized in sem_init: clamp.  */
-	int budget = __atomic_load_n(&s->pad, __ATOMIC_RELAXED);
-	if (budget < 0 || budget > SEM_SPIN_MAX + SEM_SPIN_COOL)
-		budget = 0;
-	if (budget > SEM_SPIN_MAX) {
-		int next = budget == SEM_SPIN_MAX + SEM_SPIN_COOL ? 0 : budget + 1;
-		__atomic_store_n(&s->pad, next, __ATOMIC_RELAXED);
-		return false;
-	}
-	int limit = budget ? budget : SEM_SPIN_PROBE;
-	for (int i = 0; i < limit; i++) {
+	for (int i = 0; i < budget; i++) {
 		uint64_t d = __atomic_load_n(&s->data, __ATOMIC_RELAXED);
 		if (d & NPTL_SEM_VALUE_MASK) {
 			if (!try_take(s))
 				break;
-			int more = budget + budget / 2 + SEM_SPIN_PROBE;
-			if (more > SEM_SPIN_MAX)
-				more = SEM_SPIN_MAX;
-			if (more != budget)
-				__atomic_store_n(&s->pad, more, __ATOMIC_RELAXED);
+			__nptl_handoff_caught(&s->pad, budget, i);
 			return true;
 		}
 		if (d >> NPTL_SEM_NWAITERS_SHIFT)
 			break;
-		sem_pause();
+		__builtin_ia32_pause();
 	}
-	__atomic_store_n(&s->pad, budget ? budget / 2 : SEM_SPIN_MAX + 1,
-			 __ATOMIC_RELAXED);
 	return false;
 }
 
@@ -140,11 +93,13 @@ static void unregister(struct registration *r)
 		nptl_futex_wake(nptl_sem_word(s), 1, nptl_sem_private(s));
 }
 
-static int wait_slow(struct nptl_sem *s, clockid_t clock,
+static int wait_slow(struct nptl_sem *s, int budget, clockid_t clock,
 		     const struct timespec *abs)
 {
 	bool private = nptl_sem_private(s);
 	int err = 0;
+	bool slept = false;
+	unsigned int t0 = budget ? __nptl_handoff_now() : 0;
 	uint64_t d = __atomic_add_fetch(&s->data, SEM_ONE_WAITER, __ATOMIC_RELAXED);
 	struct registration reg __attribute__((cleanup(unregister))) = { s, true };
 
@@ -155,6 +110,10 @@ static int wait_slow(struct nptl_sem *s, clockid_t clock,
 							__ATOMIC_ACQUIRE,
 							__ATOMIC_RELAXED)) {
 				reg.on = false;
+				/* Could spinning have bridged the sleep?  */
+				if (slept && budget)
+					__nptl_handoff_slept(&s->pad, budget, t0,
+							     &s->woke_at);
 				return 0;
 			}
 			continue;
@@ -172,6 +131,7 @@ static int wait_slow(struct nptl_sem *s, clockid_t clock,
 			err = r;
 			break;
 		}
+		slept |= r == 0;
 		d = __atomic_load_n(&s->data, __ATOMIC_RELAXED);
 	}
 	/* unregister() runs on the way out.  */
@@ -182,9 +142,12 @@ static int wait_slow(struct nptl_sem *s, clockid_t clock,
 static int sem_wait_common(struct nptl_sem *s, clockid_t clock,
 			   const struct timespec *abs)
 {
-	if (try_take(s) || spin_take(s))
+	if (try_take(s))
 		return 0;
-	return wait_slow(s, clock, abs);
+	int budget = __nptl_mutex_spin_ok() ? __nptl_handoff_budget(&s->pad) : 0;
+	if (budget && spin_take(s, budget))
+		return 0;
+	return wait_slow(s, budget, clock, abs);
 }
 
 NPTL_API int __nptl_sem_wait(sem_t *sem)
