@@ -313,7 +313,8 @@ struct nptl_cond {
 	int spin;                 /* adaptive spin budget of the waiters */
 	unsigned int woke_at;     /* CLOCK_MONOTONIC ns (low bits) of the last
 				     FUTEX_WAKE, to tune the spin budget */
-	unsigned int unused1[5];
+	pthread_mutex_t *mutex;   /* the waiters' mutex (private condvars) */
+	unsigned int unused1[3];
 	unsigned int wrefs;       /* glibc's __wrefs */
 	unsigned int unused2[2];
 };

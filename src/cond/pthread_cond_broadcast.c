@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Broadcast: bump seq, which releases every registered waiter not yet
- * asleep, then wake all sleepers (the protocol: pthread_cond_wait.c).
+ * asleep, then wake the sleepers (the protocol: pthread_cond_wait.c).
  *
- * Why not requeue the sleepers onto the mutex's lock word
- * (FUTEX_CMP_REQUEUE), as glibc did before 2.25?  A requeued waiter stays
- * inside FUTEX_WAIT until the mutex is unlocked, and it must still leave
- * the condvar afterwards (drop its reference in wrefs); but glibc's
- * pthread_cond_destroy waits for every woken waiter to leave, and programs
- * rely on destroying the condvar right after the broadcast while they
- * hold the mutex -- the requeued waiters could never leave, and destroy
- * would deadlock.  The broadcaster cannot leave on their behalf either: a
- * requeued waiter that then times out or is cancelled cannot tell that it
- * was requeued.  So the herd is woken, and the mutex's own spinning and
- * hand-off order it; waiters that were spinning (the common case when the
- * critical sections are short) never reach the kernel at all.
+ * Without a herd where it can: for a private condvar whose waiters' mutex
+ * has a plain lock word (not robust, PI or PP), it wakes one sleeper and
+ * requeues the rest onto the mutex's lock word (FUTEX_CMP_REQUEUE, still
+ * comparing seq with the value we made, so that a later signal or
+ * broadcast is never overtaken), as glibc did before 2.25.  The requeued
+ * sleepers then leave one by one, as mutex unlocks wake them.  Why none
+ * is stranded there: a requeued sleeper did not itself mark the lock word
+ * "with waiters" (2), so every waiter that slept on seq relocks with
+ * "assume waiters" (__nptl_mutex_lock_requeued): the one we woke leaves
+ * the word at 2, so the unlock after it wakes one requeued waiter, which
+ * leaves it at 2 in turn, and so on until the queue is empty.
+ *
+ * pthread_cond_destroy, which waits for woken waiters to leave, may be
+ * called right after the broadcast by a thread that holds the mutex, so
+ * that the requeued waiters cannot get past the mutex: destroy wakes them
+ * off the lock word (pthread_cond_destroy.c).  A requeued waiter that
+ * times out or is cancelled on the lock word leaves as it would from
+ * seq.  tests/model/condvar.pml checks the requeue with the mutex
+ * protocol and destroy-after-broadcast.
  */
 #include "nptl.h"
 
@@ -24,11 +31,20 @@ NPTL_API int __nptl_pthread_cond_broadcast(pthread_cond_t *cond)
 	unsigned int w = __atomic_load_n(&c->wrefs, __ATOMIC_SEQ_CST);
 	if (w < NPTL_COND_WAITER)
 		return 0;
-	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST)) {
-		__nptl_cond_note_wake(c);
-		nptl_futex_wake(&c->seq, INT32_MAX, !(w & NPTL_COND_SHARED));
-	}
+	unsigned int seq = __atomic_add_fetch(&c->seq, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST))
+		return 0;
+	__nptl_cond_note_wake(c);
+	bool private = !(w & NPTL_COND_SHARED);
+	pthread_mutex_t *m = __atomic_load_n(&c->mutex, __ATOMIC_RELAXED);
+	int *word;
+	bool mprivate;
+	if (private && m && __nptl_mutex_requeue_word(m, &word, &mprivate) &&
+	    mprivate &&
+	    nptl_syscall(SYS_futex, &c->seq, FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG,
+			 1, INT32_MAX, word, seq) >= 0)
+		return 0;
+	nptl_futex_wake(&c->seq, INT32_MAX, private);
 	return 0;
 }
 NPTL_SYMVER_DEFAULT(__nptl_pthread_cond_broadcast, pthread_cond_broadcast,

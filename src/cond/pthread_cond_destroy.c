@@ -6,6 +6,14 @@
  * raises "destroying" so that the last waiter out wakes it, and never
  * returns EBUSY.  Like glibc's, it waits forever for a waiter that was
  * never woken (undefined behaviour) or whose process died while waiting.
+ *
+ * Waiters a broadcast requeued onto the mutex may be unable to leave
+ * because the caller holds that mutex: while waiters remain, destroy
+ * wakes everybody on the mutex's lock word (as glibc did when it
+ * requeued), and they leave the condvar before they try the mutex again.
+ * For mutex waiters that are not ours this is a spurious wake-up, which
+ * the mutex protocol absorbs.  The mutex is alive: the waiters still have
+ * to relock it.
  */
 #include "nptl.h"
 
@@ -17,6 +25,11 @@ NPTL_API int __nptl_pthread_cond_destroy(pthread_cond_t *cond)
 	bool private = !(w & NPTL_COND_SHARED);
 	w |= NPTL_COND_DESTROYING;
 	while (w >= NPTL_COND_WAITER) {
+		pthread_mutex_t *m = __atomic_load_n(&c->mutex, __ATOMIC_RELAXED);
+		int *word;
+		bool mprivate;
+		if (private && m && __nptl_mutex_requeue_word(m, &word, &mprivate))
+			nptl_futex_wake(word, INT32_MAX, mprivate);
 		nptl_futex_wait(&c->wrefs, (int)w, private);
 		w = __atomic_load_n(&c->wrefs, __ATOMIC_ACQUIRE);
 	}

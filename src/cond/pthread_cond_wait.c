@@ -40,9 +40,11 @@
  * must not swallow a signal: on timeout it reports success if seq moved;
  * when cancelled it passes a wake-up on to another sleeper.
  *
- * Broadcast wakes all sleepers rather than requeueing them onto the
- * mutex: pthread_cond_broadcast.c says why requeueing cannot coexist with
- * glibc's rule for pthread_cond_destroy.
+ * Broadcast wakes one sleeper and requeues the others onto the mutex's
+ * lock word where it can (pthread_cond_broadcast.c): so every waiter that
+ * slept relocks the mutex as a requeued one would, leaving the lock word
+ * "with waiters", and records the mutex in the condvar for the
+ * broadcaster and for pthread_cond_destroy.
  *
  * Destruction (glibc's rule): pthread_cond_destroy waits until every waiter
  * has left the call (wrefs counts them; the last one wakes the destroyer),
@@ -92,6 +94,18 @@ struct wait_guard {
 	bool armed;
 };
 
+/* Relock after a sleep on seq: a broadcast may have requeued us onto the
+ * mutex's lock word, so the word must be left "with waiters" for the
+ * others it requeued (see pthread_cond_broadcast.c).  */
+static int relock_after_sleep(pthread_mutex_t *m)
+{
+	int *word;
+	bool private;
+	if (__nptl_mutex_requeue_word(m, &word, &private))
+		return __nptl_mutex_lock_requeued(m);
+	return __nptl_mutex_relock_after_wait(m);
+}
+
 static void wait_unwind(struct wait_guard *g)
 {
 	if (!g->armed)
@@ -101,7 +115,7 @@ static void wait_unwind(struct wait_guard *g)
 	if (__atomic_load_n(&c->seq, __ATOMIC_RELAXED) != g->snap)
 		nptl_futex_wake(&c->seq, 1, g->private);
 	leave(c, g->private);
-	__nptl_mutex_relock_after_wait(g->m);
+	relock_after_sleep(g->m);
 }
 
 static bool cancel_pending(void)
@@ -153,6 +167,10 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 						__ATOMIC_SEQ_CST);
 	bool private = !(flags & NPTL_COND_SHARED);
 
+	/* For a broadcast's requeue and for destroy (only the waiters' own
+	 * process can use the pointer: private condvars only).  */
+	if (private)
+		__atomic_store_n(&c->mutex, m, __ATOMIC_RELAXED);
 	int err = __nptl_mutex_unlock_for_wait(m);
 	if (err) {
 		leave(c, private);
@@ -160,6 +178,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 	}
 
 	int result = 0;
+	bool slept = false;
 	bool spin = __nptl_mutex_spin_ok();
 	int budget = spin ? __nptl_handoff_budget(&c->spin) : 0;
 	if (spin && !cancel_pending() && spin_for_signal(c, snap, budget)) {
@@ -193,6 +212,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 				break;
 		}
 		guard.armed = false;
+		slept = true;
 		__atomic_fetch_sub(&c->sleepers, 1, __ATOMIC_SEQ_CST);
 		/* Woken: could spinning have bridged the wait?  */
 		if (spin && !result)
@@ -200,7 +220,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 	}
 	leave(c, private);
 
-	err = __nptl_mutex_relock_after_wait(m);
+	err = slept ? relock_after_sleep(m) : __nptl_mutex_relock_after_wait(m);
 	return err ? err : result;
 }
 

@@ -7,14 +7,23 @@
  * token; one signaller hands out NWAITERS tokens, each with a signal (or,
  * with BROADCAST, a signal or a broadcast chosen nondeterministically),
  * always holding the mutex.  Waiters may spin or sleep, and each may time
- * out (MAXTMO timeouts in all, to keep the state space small).  Checked:
+ * out (MAXTMO timeouts in all, to keep the state space small).  A
+ * broadcast wakes one sleeper and requeues the others onto the mutex word
+ * (FUTEX_CMP_REQUEUE; the signaller holds the mutex, so the comparison
+ * with seq always succeeds here), and every waiter that slept relocks
+ * "assuming waiters" (xchg 2), as src/cond does; a requeued waiter may time
+ * out on the mutex word.  With DESTROY the last round is a broadcast after
+ * which the signaller, still holding the mutex, destroys the condvar:
+ * wakes the mutex word and waits for the waiters to leave.  Checked:
  *  - mutual exclusion of the mutex around the predicate (assertion);
  *  - no lost wake-up: every signal releases a waiter that was waiting, not
  *    yet released, when it was sent (unless all were released already),
  *    and a broadcast releases all (assertions; "released" = seq moved past
  *    its snapshot and not asleep on the condvar futex);
  *  - no deadlock: a lost wake-up would leave a waiter asleep forever with a
- *    token available (invalid end state).
+ *    token available, a broken requeue chain a waiter asleep on the mutex,
+ *    and a destroy that never sees the waiters leave the signaller (all
+ *    invalid end states).
  */
 #ifndef NWAITERS
 #define NWAITERS 2
@@ -26,14 +35,18 @@
 #ifndef MAXTMO
 #define MAXTMO 1
 #endif
+#ifndef DESTROY
+#define DESTROY 0
+#endif
 
 byte m;                 /* mutex lock word */
 byte incs;              /* ghost: threads inside the critical section */
 byte seq;               /* condvar futex word */
 byte wrefs;             /* registered waiters */
 byte sleepers;
-byte q[4];              /* 0 running, 1 asleep on seq, 2 asleep on m;
-                           [N] is the signaller */
+byte q[4];              /* 0 running, 1 asleep on seq, 2 asleep on m,
+                           3 asleep on wrefs; [N] is the signaller */
+bool destroying;
 byte tokens;            /* the predicate */
 bool waiting[4];        /* ghost: between registering and relocking */
 byte snap[4];
@@ -70,6 +83,13 @@ inline lock_contended(me)
 	od
 }
 
+/* The relock of a waiter that slept (__nptl_mutex_lock_requeued).  */
+inline lock_requeued(me)
+{
+	lock_contended(me);
+	atomic { incs++; assert(incs == 1) }
+}
+
 inline lock(me)
 {
 	atomic { if :: m == 0 -> m = 1; t = 0 :: else -> t = 1 fi };
@@ -103,6 +123,18 @@ inline count_waiting(n)
 	n = waiting[0] + waiting[1] + waiting[2]
 }
 
+/* The last waiter out wakes a destroyer.  */
+inline leave()
+{
+	atomic {
+		wrefs--;
+		if
+		:: destroying && wrefs == 0 && q[N] == 3 -> q[N] = 0
+		:: else -> skip
+		fi
+	}
+}
+
 inline cond_wait(me)
 {
 	d_step { snap[me] = seq; waiting[me] = 1; out[me] = 0 };
@@ -115,12 +147,16 @@ inline cond_wait(me)
 		atomic { if :: seq == snap[me] -> q[me] = 1 :: else -> skip fi };
 		if
 		:: q[me] == 0 -> skip           /* woken, or never slept */
-		:: atomic { q[me] == 1 && tmo < MAXTMO -> q[me] = 0; tmo++; out[me] = 1 }
+		:: atomic { q[me] != 0 && tmo < MAXTMO -> q[me] = 0; tmo++; out[me] = 1 }
 		fi;
-		sleepers--
+		sleepers--;
+		leave();
+		lock_requeued(me);
+		goto waited
 	fi;
-	wrefs--;
+	leave();
 	lock(me);
+waited:
 	waiting[me] = 0
 }
 
@@ -136,9 +172,28 @@ proctype waiter(byte me)
 	unlock()
 }
 
+/* pthread_cond_destroy, with the mutex held: wake the mutex word, then
+ * sleep on wrefs until the waiters have left.  */
+inline destroy()
+{
+	atomic { destroying = 1; w = wrefs };
+	do
+	:: w == 0 -> break
+	:: else ->
+		d_step {
+			if :: q[0] == 2 -> q[0] = 0 :: else -> skip fi;
+			if :: q[1] == 2 -> q[1] = 0 :: else -> skip fi;
+			if :: q[2] == 2 -> q[2] = 0 :: else -> skip fi
+		};
+		atomic { if :: wrefs == w -> q[N] = 3 :: else -> skip fi };
+		q[N] == 0;
+		w = wrefs
+	od
+}
+
 proctype signaller()
 {
-	byte t, i, s, before, after, nwait;
+	byte t, i, s, w, before, after, nwait;
 	bool bcast;
 	for (i : 1 .. N) {
 		lock(N);
@@ -152,6 +207,7 @@ proctype signaller()
 		:: skip
 		fi;
 #endif
+		if :: DESTROY && i == N -> bcast = 1 :: else -> skip fi;
 		if
 		:: wrefs == 0 -> skip
 		:: else ->
@@ -161,11 +217,17 @@ proctype signaller()
 			:: else ->
 				if
 				:: !bcast -> wake_one(1)
-				:: else ->              /* FUTEX_WAKE all */
-					d_step {
-						if :: q[0] == 1 -> q[0] = 0 :: else -> skip fi;
-						if :: q[1] == 1 -> q[1] = 0 :: else -> skip fi;
-						if :: q[2] == 1 -> q[2] = 0 :: else -> skip fi
+				:: else ->              /* FUTEX_CMP_REQUEUE 1, all */
+					atomic {
+						if
+						:: q[0] == 1 -> q[0] = 0
+						:: q[1] == 1 -> q[1] = 0
+						:: q[2] == 1 -> q[2] = 0
+						:: else -> skip
+						fi;
+						if :: q[0] == 1 -> q[0] = 2 :: else -> skip fi;
+						if :: q[1] == 1 -> q[1] = 2 :: else -> skip fi;
+						if :: q[2] == 1 -> q[2] = 2 :: else -> skip fi
 					}
 				fi
 			fi
@@ -175,6 +237,7 @@ proctype signaller()
 		:: bcast -> assert(after == nwait)
 		:: else -> assert(after > before || after == nwait)
 		fi;
+		if :: DESTROY && i == N -> destroy() :: else -> skip fi;
 		unlock()
 	}
 }

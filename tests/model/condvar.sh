@@ -3,11 +3,14 @@
 # Model-check the condition variable protocol (tests/model/condvar.pml):
 # assertions (mutual exclusion; every signal releases a waiter that was
 # waiting when it was sent; broadcast releases all) and invalid end states
-# (a lost wake-up leaves a waiter asleep forever).  Two waiters with
-# timeouts, signal and broadcast, searched exhaustively; three waiters
-# without timeouts by a bitstate search (about 98% of the 19 million
-# states in 64 MB and ~15 s; exhaustive it needs 900 MB).  Skips without
-# spin.
+# (a lost wake-up leaves a waiter asleep forever; so does a broken
+# requeue chain).  Two waiters with timeouts, signal and broadcast (which
+# requeues), and destroy right after a broadcast, searched exhaustively;
+# three waiters without timeouts, with signals only and with a broadcast
+# and destroy, by bitstate searches (36 and 44 million states in 64 MB,
+# ~20 s and ~30 s).  A planted bug in the requeue chain (relock without
+# "assume waiters") or in destroy (no wake of the mutex word) is caught.
+# Skips without spin.
 command -v spin >/dev/null 2>&1 || { echo "spin not installed"; exit 77; }
 cc=${CC:-cc}
 command -v "$cc" >/dev/null 2>&1 || { echo "no C compiler"; exit 77; }
@@ -32,5 +35,7 @@ run() {
 }
 run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=0" "-DCOLLAPSE"
 run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=1" "-DCOLLAPSE"
+run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=1 -DDESTROY=1" "-DCOLLAPSE"
 run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=0" "-DBITSTATE" -w29
+run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=1 -DDESTROY=1" "-DBITSTATE" -w29
 exit 0
