@@ -356,10 +356,12 @@ static int rdlock_checked(pthread_rwlock_t *lock, clockid_t clock,
 	int err = check_abs(clock, abs);
 	if (err)
 		return err;
-	if (self_is_writer(lock))
-		return EDEADLK;
+	/* A reader let in by the fast path found no writer inside, so it
+	 * is not the writer: EDEADLK needs checking only after it failed.  */
 	if (rdlock_fast(rwl(lock)))
 		return 0;
+	if (self_is_writer(lock))
+		return EDEADLK;
 	return rdlock(lock, false, clock, abs);
 }
 
@@ -463,7 +465,7 @@ NPTL_API int __nptl_pthread_rwlock_unlock(pthread_rwlock_t *lock)
 	struct nptl_rwlock *rw = rwl(lock);
 	unsigned int s = load(&rw->state);
 
-	if (self_is_writer(lock) && (s & NPTL_RW_WRLOCKED)) {
+	if ((s & NPTL_RW_WRLOCKED) && self_is_writer(lock)) {
 		__atomic_store_n(&rw->cur_writer, 0, __ATOMIC_RELAXED);
 		while (!(s & NPTL_RW_WAITERS)) {
 			if (cas(&rw->state, &s, s & ~NPTL_RW_WRLOCKED))
