@@ -460,8 +460,8 @@ struct nptl_barrier {
 	int shared;
 	unsigned int out;
 	unsigned int sleepers;
-	unsigned int spin;      /* adaptive spin budget; 0: not yet set */
-	unsigned int unused;
+	int spin;               /* adaptive spin budget (src/spin/handoff.c) */
+	unsigned int woke_at;   /* the completer's stamp before a FUTEX_WAKE */
 };
 #define NPTL_BARRIER_THRESHOLD (UINT32_MAX / 2)
 static inline int nptl_barrier_futex_flag(int shared)

@@ -19,7 +19,7 @@ NPTL_API int __nptl_pthread_barrier_init(pthread_barrier_t *barrier,
 	b->out = 0;
 	b->sleepers = 0;
 	b->spin = 0;
-	b->unused = 0;
+	b->woke_at = 0;
 	return 0;
 }
 NPTL_SYMVER_DEFAULT(__nptl_pthread_barrier_init, pthread_barrier_init, GLIBC_2.34);

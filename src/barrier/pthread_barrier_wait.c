@@ -26,8 +26,9 @@
  * What libnptl adds is speed for the hand-off: before sleeping, a waiter
  * spins briefly on current_round when every participant can be on a CPU at
  * once (count <= CPUs online), since then the last arrival is usually
- * microseconds away; how long it spins adapts to how often that paid off
- * (spin_wait); when they outnumber the CPUs, it yields a few times
+ * microseconds away; how long it spins adapts as for condvars and
+ * semaphores (src/spin/handoff.c: the completer stamps `woke_at` before it
+ * wakes sleepers); when they outnumber the CPUs, it yields a few times
  * instead (yield_wait).  glibc leaves the bytes after `out` alone, so a glibc
  * process sharing the barrier never sees them.  In a private barrier (only libnptl can touch it),
  * sleepers announce themselves in `sleepers` before their futex wait, and
@@ -42,49 +43,17 @@
 #include <sched.h>
 #include "nptl.h"
 
-/* Budget of pause instructions while waiting for the round to end:
- * adaptive per barrier, between these bounds (a pause is some 10-140
- * cycles depending on the CPU).  */
-#define SPIN_MIN 32
-#define SPIN_MAX 8192
-#define SPIN_START 1024
-#define SPIN_OFF 0x80000000u   /* not spinning for now */
-#define SPIN_REPROBE 64
-
-/* Spin until the round ends or the budget runs out; learn from it.  The
- * budget doubles when spinning succeeded and halves when it did not;
- * below SPIN_MIN, waiters stop spinning altogether (on a busy machine,
- * where the last arrival is often descheduled or shares our CPU, any spin
- * only delays it) and try again after SPIN_REPROBE waits.  So waiters
- * sleep at once as glibc's do when spinning does not pay, and catch most
- * rounds without a system call when it does.  `spin` is a hint: racing
- * updates only lose one another.  */
-static unsigned int spin_wait(struct nptl_barrier *b, unsigned int i,
-			      unsigned int cr)
+/* Spin until the round ends or the budget (src/spin/handoff.c) runs out.  */
+static unsigned int spin_wait(struct nptl_barrier *b, int budget,
+			      unsigned int i, unsigned int cr)
 {
-	/* Counted per thread: a waiter that does not spin must not write
-	 * the barrier's cache line either.  */
-	static __thread unsigned int skipped;
-	unsigned int budget = __atomic_load_n(&b->spin, __ATOMIC_RELAXED);
-	if (budget == SPIN_OFF) {
-		if (++skipped < SPIN_REPROBE)
-			return cr;
-		skipped = 0;
-		budget = SPIN_MIN;
-	}
-	if (budget < SPIN_MIN || budget > SPIN_MAX)
-		budget = SPIN_START;
-	for (unsigned int n = 0; n < budget && i > cr; n++) {
+	int n = 0;
+	for (; n < budget && i > cr; n++) {
 		__builtin_ia32_pause();
 		cr = __atomic_load_n(&b->current_round, __ATOMIC_RELAXED);
 	}
-	unsigned int old = budget;
 	if (i <= cr)
-		budget = budget * 2 > SPIN_MAX ? SPIN_MAX : budget * 2;
-	else
-		budget = budget / 2 < SPIN_MIN ? SPIN_OFF : budget / 2;
-	if (budget != old)
-		__atomic_store_n(&b->spin, budget, __ATOMIC_RELAXED);
+		__nptl_handoff_caught(&b->spin, budget, n);
 	return cr;
 }
 
@@ -112,6 +81,7 @@ static void wake_round(struct nptl_barrier *b)
 	int shared = b->shared;
 	if (!shared && __atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST) == 0)
 		return;
+	__nptl_handoff_note(&b->woke_at);
 	nptl_sys3(SYS_futex, &b->current_round,
 		  FUTEX_WAKE | nptl_barrier_futex_flag(shared), INT_MAX);
 }
@@ -159,10 +129,15 @@ NPTL_API int __nptl_pthread_barrier_wait(pthread_barrier_t *barrier)
 	}
 
 	if (!done) {
-		if (i > cr && count <= (unsigned)__nptl_sync_ncpu())
-			cr = spin_wait(b, i, cr);
-		else if (i > cr)
+		int budget = 0;
+		if (i > cr && count <= (unsigned)__nptl_sync_ncpu()) {
+			budget = __nptl_handoff_budget(&b->spin);
+			cr = spin_wait(b, budget, i, cr);
+		} else if (i > cr) {
 			cr = yield_wait(b, i, cr);
+		}
+		unsigned int t0 = budget && i > cr ? __nptl_handoff_now() : 0;
+		bool slept = i > cr;
 		while (i > cr) {
 			int shared = b->shared;
 			if (!shared)
@@ -175,6 +150,9 @@ NPTL_API int __nptl_pthread_barrier_wait(pthread_barrier_t *barrier)
 			cr = __atomic_load_n(&b->current_round,
 					     __ATOMIC_RELAXED);
 		}
+		/* Could spinning have bridged the sleep?  */
+		if (budget && slept)
+			__nptl_handoff_slept(&b->spin, budget, t0, &b->woke_at);
 		/* Pairs with the completer's CAS: its round's writes are
 		 * ours now.  */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
