@@ -289,6 +289,26 @@ bool __nptl_mutex_spin_ok(void) NPTL_HIDDEN;
 /* The robust list of the calling thread (glibc's protocol).  */
 void __nptl_robust_enqueue(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;
 void __nptl_robust_dequeue(pthread_mutex_t *m) NPTL_HIDDEN;
+/* Announce (or end) a robust-list operation on `entry` to the kernel, as
+ * glibc does, before the lock word changes hands.  */
+static inline void nptl_robust_pending(struct pthread *self, void *entry)
+{
+	self->robust_head.list_op_pending = entry;
+	__asm__ __volatile__("" ::: "memory");
+}
+/* Steps of robust and PI locking that lock and trylock share
+ * (mutex_lock_common.c); each but the first ends the robust-list
+ * operation.  __nptl_mutex_relock_own: the caller's tid is already in the
+ * lock word: EDEADLK, a recursive count (0 or EAGAIN), or -1 for the
+ * kinds where that is simply a busy lock.  __nptl_mutex_owner_died: we
+ * took the word over from a dead owner: EOWNERDEAD.
+ * __nptl_mutex_unrecoverable: we hold the word of a mutex that is not
+ * recoverable: give it back, ENOTRECOVERABLE.  __nptl_mutex_robust_taken:
+ * taken normally (robust): onto the robust list.  */
+int __nptl_mutex_relock_own(pthread_mutex_t *m, int kind) NPTL_HIDDEN;
+int __nptl_mutex_owner_died(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;
+int __nptl_mutex_unrecoverable(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;
+void __nptl_mutex_robust_taken(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;
 
 NPTL_API int __nptl_pthread_mutex_init(pthread_mutex_t *m,
 				       const pthread_mutexattr_t *a);

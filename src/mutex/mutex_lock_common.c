@@ -146,10 +146,54 @@ static int simple_lock(pthread_mutex_t *m, int type, bool private,
 	return simple_wait(w, private, clock, abs);
 }
 
-static inline void set_pending(struct pthread *self, void *entry)
+
+int __nptl_mutex_relock_own(pthread_mutex_t *m, int kind)
 {
-	self->robust_head.list_op_pending = entry;
+	struct pthread *self = nptl_self();
+	if (kind == PTHREAD_MUTEX_ERRORCHECK_NP) {
+		nptl_robust_pending(self, NULL);
+		return EDEADLK;
+	}
+	if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
+		nptl_robust_pending(self, NULL);
+		if (m->__data.__count + 1 == 0)
+			return EAGAIN;
+		m->__data.__count++;
+		return 0;
+	}
+	return -1;
+}
+
+int __nptl_mutex_owner_died(pthread_mutex_t *m, bool pi)
+{
+	if (pi)
+		__atomic_fetch_and(&m->__data.__lock, ~FUTEX_OWNER_DIED,
+				   __ATOMIC_RELAXED);
+	m->__data.__count = 1;
+	m->__data.__owner = NPTL_MUTEX_INCONSISTENT;
 	__asm__ __volatile__("" ::: "memory");
+	__nptl_robust_enqueue(m, pi);
+	nptl_robust_pending(nptl_self(), NULL);
+	return EOWNERDEAD;
+}
+
+int __nptl_mutex_unrecoverable(pthread_mutex_t *m, bool pi)
+{
+	int *w = &m->__data.__lock;
+	m->__data.__count = 0;
+	if (pi)
+		nptl_sys2(SYS_futex, w, FUTEX_UNLOCK_PI);
+	else if ((unsigned)__atomic_exchange_n(w, 0, __ATOMIC_RELEASE) & FUTEX_WAITERS)
+		nptl_futex_wake(w, 1, false);   /* pass the news on */
+	nptl_robust_pending(nptl_self(), NULL);
+	return ENOTRECOVERABLE;
+}
+
+void __nptl_mutex_robust_taken(pthread_mutex_t *m, bool pi)
+{
+	__asm__ __volatile__("" ::: "memory");
+	__nptl_robust_enqueue(m, pi);
+	nptl_robust_pending(nptl_self(), NULL);
 }
 
 static int robust_lock(pthread_mutex_t *m, int type, pid_t id,
@@ -160,7 +204,7 @@ static int robust_lock(pthread_mutex_t *m, int type, pid_t id,
 	int kind = type & NPTL_MUTEX_KIND_MASK;
 	unsigned assume = (flags & NPTL_MUTEX_REQUEUED) ? FUTEX_WAITERS : 0;
 
-	set_pending(self, &m->__data.__list.__next);
+	nptl_robust_pending(self, &m->__data.__list.__next);
 	int old = load(w);
 	for (;;) {
 		if (old == 0) {
@@ -172,33 +216,19 @@ static int robust_lock(pthread_mutex_t *m, int type, pid_t id,
 			int new = id | (old & FUTEX_WAITERS) | assume;
 			if (!cas(w, &old, new))
 				continue;
-			m->__data.__count = 1;
-			m->__data.__owner = NPTL_MUTEX_INCONSISTENT;
-			__asm__ __volatile__("" ::: "memory");
-			__nptl_robust_enqueue(m, false);
-			set_pending(self, NULL);
 			/* The dead owner's use is not ours to count.  */
 			if (flags & NPTL_MUTEX_NO_INCR)
 				m->__data.__nusers--;
-			return EOWNERDEAD;
+			return __nptl_mutex_owner_died(m, false);
 		}
-		if ((old & FUTEX_TID_MASK) == id) {
-			if (kind == PTHREAD_MUTEX_ERRORCHECK_NP) {
-				set_pending(self, NULL);
-				return EDEADLK;
-			}
-			if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
-				set_pending(self, NULL);
-				if (m->__data.__count + 1 == 0)
-					return EAGAIN;
-				m->__data.__count++;
-				return 0;
-			}
-			/* NORMAL/ADAPTIVE relock deadlocks, as in glibc.  */
-		}
+		/* NORMAL/ADAPTIVE relock deadlocks, as in glibc.  */
+		int r;
+		if ((old & FUTEX_TID_MASK) == id &&
+		    (r = __nptl_mutex_relock_own(m, kind)) >= 0)
+			return r;
 		if (abs) {
 			if (!nptl_valid_timespec(abs) || abs->tv_sec < 0) {
-				set_pending(self, NULL);
+				nptl_robust_pending(self, NULL);
 				return abs->tv_sec < 0 && nptl_valid_timespec(abs)
 					? ETIMEDOUT : EINVAL;
 			}
@@ -210,24 +240,16 @@ static int robust_lock(pthread_mutex_t *m, int type, pid_t id,
 		}
 		assume |= FUTEX_WAITERS;
 		if (nptl_futex_wait_abs(w, old, clock, abs, false) == ETIMEDOUT) {
-			set_pending(self, NULL);
+			nptl_robust_pending(self, NULL);
 			return ETIMEDOUT;
 		}
 		old = load(w);
 	}
 
-	if (m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE) {
-		/* Give the lock back and pass the news on to a waiter.  */
-		m->__data.__count = 0;
-		if ((unsigned)__atomic_exchange_n(w, 0, __ATOMIC_RELEASE) & FUTEX_WAITERS)
-			nptl_futex_wake(w, 1, false);
-		set_pending(self, NULL);
-		return ENOTRECOVERABLE;
-	}
+	if (m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE)
+		return __nptl_mutex_unrecoverable(m, false);
 	m->__data.__count = 1;
-	__asm__ __volatile__("" ::: "memory");
-	__nptl_robust_enqueue(m, false);
-	set_pending(self, NULL);
+	__nptl_mutex_robust_taken(m, false);
 	return 0;
 }
 
@@ -241,25 +263,16 @@ static int pi_lock(pthread_mutex_t *m, int type, pid_t id,
 	int priv = (!robust && !(type & NPTL_MUTEX_PSHARED)) ? FUTEX_PRIVATE_FLAG : 0;
 
 	if (robust)
-		set_pending(self, (void *)((uintptr_t)&m->__data.__list.__next | 1));
+		nptl_robust_pending(self, (void *)((uintptr_t)&m->__data.__list.__next | 1));
 	int old = load(w);
-	if ((old & FUTEX_TID_MASK) == id) {
-		if (kind == PTHREAD_MUTEX_ERRORCHECK_NP) {
-			set_pending(self, NULL);
-			return EDEADLK;
-		}
-		if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
-			set_pending(self, NULL);
-			if (m->__data.__count + 1 == 0)
-				return EAGAIN;
-			m->__data.__count++;
-			return 0;
-		}
-	}
+	int own;
+	if ((old & FUTEX_TID_MASK) == id &&
+	    (own = __nptl_mutex_relock_own(m, kind)) >= 0)
+		return own;
 	old = 0;
 	if (!cas(w, &old, id)) {
 		if (abs && (!nptl_valid_timespec(abs) || abs->tv_sec < 0)) {
-			set_pending(self, NULL);
+			nptl_robust_pending(self, NULL);
 			return nptl_valid_timespec(abs) ? ETIMEDOUT : EINVAL;
 		}
 		/* FUTEX_LOCK_PI measures on CLOCK_REALTIME; LOCK_PI2 (Linux
@@ -278,39 +291,26 @@ static int pi_lock(pthread_mutex_t *m, int type, pid_t id,
 			while (nptl_futex_wait_abs(&zero, 0, clock, abs, true)
 			       != ETIMEDOUT)
 				;
-			set_pending(self, NULL);
+			nptl_robust_pending(self, NULL);
 			return ETIMEDOUT;
 		}
 		if (r < 0) {
-			set_pending(self, NULL);
+			nptl_robust_pending(self, NULL);
 			return r == -ENOSYS ? EINVAL : (int)-r;
 		}
 		old = load(w);
 	}
 
 	if (old & FUTEX_OWNER_DIED) {
-		__atomic_fetch_and(w, ~FUTEX_OWNER_DIED, __ATOMIC_RELAXED);
-		m->__data.__count = 1;
-		m->__data.__owner = NPTL_MUTEX_INCONSISTENT;
-		__asm__ __volatile__("" ::: "memory");
-		__nptl_robust_enqueue(m, true);
-		set_pending(self, NULL);
 		if (flags & NPTL_MUTEX_NO_INCR)
 			m->__data.__nusers--;
-		return EOWNERDEAD;
+		return __nptl_mutex_owner_died(m, true);
 	}
-	if (robust && m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE) {
-		m->__data.__count = 0;
-		nptl_sys2(SYS_futex, w, FUTEX_UNLOCK_PI);
-		set_pending(self, NULL);
-		return ENOTRECOVERABLE;
-	}
+	if (robust && m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE)
+		return __nptl_mutex_unrecoverable(m, true);
 	m->__data.__count = 1;
-	if (robust) {
-		__asm__ __volatile__("" ::: "memory");
-		__nptl_robust_enqueue(m, true);
-		set_pending(self, NULL);
-	}
+	if (robust)
+		__nptl_mutex_robust_taken(m, true);
 	return 0;
 }
 

@@ -9,33 +9,10 @@
  */
 #include "nptl.h"
 
-static inline void set_pending(struct pthread *self, void *entry)
-{
-	self->robust_head.list_op_pending = entry;
-	__asm__ __volatile__("" ::: "memory");
-}
-
 static inline bool cas(int *p, int *old, int new)
 {
 	return __atomic_compare_exchange_n(p, old, new, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
-}
-
-/* Relocking our own robust or PI mutex.  1: not ours, go on.  */
-static int relock_own(pthread_mutex_t *m, struct pthread *self, int kind)
-{
-	if (kind == PTHREAD_MUTEX_ERRORCHECK_NP) {
-		set_pending(self, NULL);
-		return EDEADLK;
-	}
-	if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
-		set_pending(self, NULL);
-		if (m->__data.__count + 1 == 0)
-			return EAGAIN;
-		m->__data.__count++;
-		return 0;
-	}
-	return 1;
 }
 
 static int robust_trylock(pthread_mutex_t *m, int kind, pid_t id)
@@ -44,41 +21,29 @@ static int robust_trylock(pthread_mutex_t *m, int kind, pid_t id)
 	int *w = &m->__data.__lock;
 	int r;
 
-	set_pending(self, &m->__data.__list.__next);
+	nptl_robust_pending(self, &m->__data.__list.__next);
 	int old = __atomic_load_n(w, __ATOMIC_RELAXED);
 	for (;;) {
 		if (old & FUTEX_OWNER_DIED) {
 			if (!cas(w, &old, id | (old & FUTEX_WAITERS)))
 				continue;
-			m->__data.__count = 1;
-			m->__data.__owner = NPTL_MUTEX_INCONSISTENT;
-			__asm__ __volatile__("" ::: "memory");
-			__nptl_robust_enqueue(m, false);
-			set_pending(self, NULL);
-			return EOWNERDEAD;
+			return __nptl_mutex_owner_died(m, false);
 		}
 		if ((old & FUTEX_TID_MASK) == id &&
-		    (r = relock_own(m, self, kind)) != 1)
+		    (r = __nptl_mutex_relock_own(m, kind)) >= 0)
 			return r;
 		int seen = 0;
 		if (cas(w, &seen, id))
 			break;
 		if (!(seen & FUTEX_OWNER_DIED)) {
-			set_pending(self, NULL);
+			nptl_robust_pending(self, NULL);
 			return EBUSY;
 		}
 		old = seen;
 	}
-	if (m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE) {
-		m->__data.__count = 0;
-		if ((unsigned)__atomic_exchange_n(w, 0, __ATOMIC_RELEASE) & FUTEX_WAITERS)
-			nptl_futex_wake(w, 1, false);
-		set_pending(self, NULL);
-		return ENOTRECOVERABLE;
-	}
-	__asm__ __volatile__("" ::: "memory");
-	__nptl_robust_enqueue(m, false);
-	set_pending(self, NULL);
+	if (m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE)
+		return __nptl_mutex_unrecoverable(m, false);
+	__nptl_mutex_robust_taken(m, false);
 	m->__data.__owner = id;
 	m->__data.__nusers++;
 	m->__data.__count = 1;
@@ -95,44 +60,31 @@ static int pi_trylock(pthread_mutex_t *m, int type, pid_t id)
 	int r;
 
 	if (robust)
-		set_pending(self, (void *)((uintptr_t)&m->__data.__list.__next | 1));
+		nptl_robust_pending(self, (void *)((uintptr_t)&m->__data.__list.__next | 1));
 	int old = __atomic_load_n(w, __ATOMIC_RELAXED);
-	if ((old & FUTEX_TID_MASK) == id && (r = relock_own(m, self, kind)) != 1)
+	if ((old & FUTEX_TID_MASK) == id &&
+	    (r = __nptl_mutex_relock_own(m, kind)) >= 0)
 		return r;
 	old = 0;
 	if (!cas(w, &old, id)) {
 		if (!(old & FUTEX_OWNER_DIED)) {
-			set_pending(self, NULL);
+			nptl_robust_pending(self, NULL);
 			return EBUSY;
 		}
 		/* The owner died: let the kernel decide who inherits.  */
 		long e = nptl_sys2(SYS_futex, w, FUTEX_TRYLOCK_PI | priv);
 		if (e == -EWOULDBLOCK || e == -EAGAIN || e == -EDEADLK) {
-			set_pending(self, NULL);
+			nptl_robust_pending(self, NULL);
 			return EBUSY;
 		}
 		old = __atomic_load_n(w, __ATOMIC_RELAXED);
 	}
-	if (old & FUTEX_OWNER_DIED) {
-		__atomic_fetch_and(w, ~FUTEX_OWNER_DIED, __ATOMIC_RELAXED);
-		m->__data.__count = 1;
-		m->__data.__owner = NPTL_MUTEX_INCONSISTENT;
-		__asm__ __volatile__("" ::: "memory");
-		__nptl_robust_enqueue(m, true);
-		set_pending(self, NULL);
-		return EOWNERDEAD;
-	}
-	if (robust && m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE) {
-		m->__data.__count = 0;
-		nptl_sys2(SYS_futex, w, FUTEX_UNLOCK_PI);
-		set_pending(self, NULL);
-		return ENOTRECOVERABLE;
-	}
-	if (robust) {
-		__asm__ __volatile__("" ::: "memory");
-		__nptl_robust_enqueue(m, true);
-		set_pending(self, NULL);
-	}
+	if (old & FUTEX_OWNER_DIED)
+		return __nptl_mutex_owner_died(m, true);
+	if (robust && m->__data.__owner == NPTL_MUTEX_NOTRECOVERABLE)
+		return __nptl_mutex_unrecoverable(m, true);
+	if (robust)
+		__nptl_mutex_robust_taken(m, true);
 	m->__data.__owner = id;
 	m->__data.__nusers++;
 	m->__data.__count = 1;

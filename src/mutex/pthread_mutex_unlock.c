@@ -17,11 +17,6 @@
  */
 #include "nptl.h"
 
-static inline void set_pending(struct pthread *self, void *entry)
-{
-	self->robust_head.list_op_pending = entry;
-	__asm__ __volatile__("" ::: "memory");
-}
 
 static int simple_unlock(pthread_mutex_t *m, int type, bool decr)
 {
@@ -39,14 +34,14 @@ static int robust_unlock(pthread_mutex_t *m, int newowner, bool decr)
 	struct pthread *self = nptl_self();
 	int *w = &m->__data.__lock;
 
-	set_pending(self, &m->__data.__list.__next);
+	nptl_robust_pending(self, &m->__data.__list.__next);
 	__nptl_robust_dequeue(m);
 	m->__data.__owner = newowner;
 	if (decr)
 		m->__data.__nusers--;
 	if ((unsigned)__atomic_exchange_n(w, 0, __ATOMIC_RELEASE) & FUTEX_WAITERS)
 		nptl_futex_wake(w, 1, false);
-	set_pending(self, NULL);
+	nptl_robust_pending(self, NULL);
 	return 0;
 }
 
@@ -58,7 +53,7 @@ static int pi_unlock(pthread_mutex_t *m, int type, int newowner, bool decr)
 	int priv = (!robust && !(type & NPTL_MUTEX_PSHARED)) ? FUTEX_PRIVATE_FLAG : 0;
 
 	if (robust) {
-		set_pending(self, (void *)((uintptr_t)&m->__data.__list.__next | 1));
+		nptl_robust_pending(self, (void *)((uintptr_t)&m->__data.__list.__next | 1));
 		__nptl_robust_dequeue(m);
 	}
 	m->__data.__owner = newowner;
@@ -72,7 +67,7 @@ static int pi_unlock(pthread_mutex_t *m, int type, int newowner, bool decr)
 		}
 	} while (!__atomic_compare_exchange_n(w, &l, 0, true, __ATOMIC_RELEASE,
 					      __ATOMIC_RELAXED));
-	set_pending(self, NULL);
+	nptl_robust_pending(self, NULL);
 	return 0;
 }
 
