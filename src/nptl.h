@@ -334,7 +334,9 @@ struct nptl_cond {
 	unsigned int woke_at;     /* CLOCK_MONOTONIC ns (low bits) of the last
 				     FUTEX_WAKE, to tune the spin budget */
 	pthread_mutex_t *mutex;   /* the waiters' mutex (private condvars) */
-	unsigned int unused1[3];
+	unsigned int waker_cpu;   /* nptl_handoff_mark() of the last signaller */
+	unsigned int requeues;    /* broadcasts that requeued sleepers */
+	unsigned int unused1;
 	unsigned int wrefs;       /* glibc's __wrefs */
 	unsigned int unused2[2];
 };
@@ -375,6 +377,7 @@ struct nptl_sem {
 	int pad;                /* glibc's unused pad: libnptl's spin budget */
 	unsigned int woke_at;   /* beyond glibc's struct, in sem_t: the stamp of
 				   the last post that woke a sleeper */
+	unsigned int waker_cpu; /* nptl_handoff_mark() of the last poster */
 };
 #define NPTL_SEM_NWAITERS_SHIFT 32
 #define NPTL_SEM_VALUE_MASK 0xffffffffu
@@ -461,6 +464,28 @@ unsigned int __nptl_handoff_now(void) NPTL_HIDDEN;
 void __nptl_handoff_note(unsigned int *woke_at) NPTL_HIDDEN;
 void __nptl_handoff_slept(int *hint, int budget, unsigned int t0,
 			  const unsigned int *woke_at) NPTL_HIDDEN;
+/* Where the waker runs.  A waker leaves its CPU (+1; 0: not known) in
+ * the object; a waiter whose waker last ran on the waiter's own CPU does
+ * not spin, since the waker most likely needs that very CPU to run: the
+ * scheduler keeps a sleeping pair together, and a pair shares a CPU when
+ * threads outnumber CPUs.  The CPU comes from the rseq area.  */
+static inline unsigned int nptl_cpu_tag(void)
+{
+	int c = (int)__atomic_load_n(&nptl_self()->rseq_area.cpu_id,
+				     __ATOMIC_RELAXED);
+	return c >= 0 ? (unsigned int)c + 1 : 0;
+}
+static inline void nptl_handoff_mark(unsigned int *waker_cpu)
+{
+	unsigned int c = nptl_cpu_tag();
+	if (__atomic_load_n(waker_cpu, __ATOMIC_RELAXED) != c)
+		__atomic_store_n(waker_cpu, c, __ATOMIC_RELAXED);
+}
+static inline bool nptl_handoff_colocated(const unsigned int *waker_cpu)
+{
+	unsigned int c = nptl_cpu_tag();
+	return c && c == __atomic_load_n(waker_cpu, __ATOMIC_RELAXED);
+}
 
 /* src/spin/sync_spin.c: CPUs online (cached), for the brief spins before a
  * futex wait: spinning helps only if the awaited thread can run meanwhile.  */

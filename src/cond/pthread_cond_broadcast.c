@@ -10,10 +10,16 @@
  * broadcast is never overtaken), as glibc did before 2.25.  The requeued
  * sleepers then leave one by one, as mutex unlocks wake them.  Why none
  * is stranded there: a requeued sleeper did not itself mark the lock word
- * "with waiters" (2), so every waiter that slept on seq relocks with
- * "assume waiters" (__nptl_mutex_lock_requeued): the one we woke leaves
- * the word at 2, so the unlock after it wakes one requeued waiter, which
- * leaves it at 2 in turn, and so on until the queue is empty.
+ * "with waiters" (2), so every waiter that slept on seq while a requeue
+ * happened relocks with "assume waiters" (__nptl_mutex_lock_requeued):
+ * the one we woke leaves the word at 2, so the unlock after it wakes one
+ * requeued waiter, which leaves it at 2 in turn, and so on until the
+ * queue is empty.  A sleeper knows whether a requeue may have involved it
+ * from `requeues`, which we bump before the requeue: it read the count
+ * before it went to sleep, and it can only be requeued by a broadcast
+ * whose seq bump (and so whose count bump) came after it was queued.
+ * Other sleepers relock normally, so that a plain wait does not leave an
+ * unlock a needless FUTEX_WAKE.
  *
  * pthread_cond_destroy, which waits for woken waiters to leave, may be
  * called right after the broadcast by a thread that holds the mutex, so
@@ -31,6 +37,7 @@ NPTL_API int __nptl_pthread_cond_broadcast(pthread_cond_t *cond)
 	unsigned int w = __atomic_load_n(&c->wrefs, __ATOMIC_SEQ_CST);
 	if (w < NPTL_COND_WAITER)
 		return 0;
+	nptl_handoff_mark(&c->waker_cpu);
 	unsigned int seq = __atomic_add_fetch(&c->seq, 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST))
 		return 0;
@@ -41,6 +48,7 @@ NPTL_API int __nptl_pthread_cond_broadcast(pthread_cond_t *cond)
 	bool mprivate;
 	if (private && m && __nptl_mutex_requeue_word(m, &word, &mprivate) &&
 	    mprivate &&
+	    (__atomic_fetch_add(&c->requeues, 1, __ATOMIC_SEQ_CST), true) &&
 	    nptl_syscall(SYS_futex, &c->seq, FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG,
 			 1, INT32_MAX, word, seq) >= 0)
 		return 0;

@@ -14,6 +14,7 @@ NPTL_API int __nptl_pthread_cond_signal(pthread_cond_t *cond)
 	unsigned int w = __atomic_load_n(&c->wrefs, __ATOMIC_SEQ_CST);
 	if (w < NPTL_COND_WAITER)
 		return 0;
+	nptl_handoff_mark(&c->waker_cpu);
 	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST)) {
 		__nptl_cond_note_wake(c);

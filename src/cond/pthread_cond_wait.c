@@ -41,10 +41,11 @@
  * when cancelled it passes a wake-up on to another sleeper.
  *
  * Broadcast wakes one sleeper and requeues the others onto the mutex's
- * lock word where it can (pthread_cond_broadcast.c): so every waiter that
- * slept relocks the mutex as a requeued one would, leaving the lock word
- * "with waiters", and records the mutex in the condvar for the
- * broadcaster and for pthread_cond_destroy.
+ * lock word where it can (pthread_cond_broadcast.c): so a waiter that
+ * slept while such a broadcast happened relocks the mutex as a requeued
+ * one would, leaving the lock word "with waiters", and every waiter
+ * records the mutex in the condvar for the broadcaster and for
+ * pthread_cond_destroy.
  *
  * Destruction (glibc's rule): pthread_cond_destroy waits until every waiter
  * has left the call (wrefs counts them; the last one wakes the destroyer),
@@ -90,18 +91,27 @@ struct wait_guard {
 	struct nptl_cond *c;
 	pthread_mutex_t *m;
 	unsigned int snap;
+	unsigned int requeues;
 	bool private;
 	bool armed;
 };
 
-/* Relock after a sleep on seq: a broadcast may have requeued us onto the
- * mutex's lock word, so the word must be left "with waiters" for the
- * others it requeued (see pthread_cond_broadcast.c).  */
-static int relock_after_sleep(pthread_mutex_t *m)
+/* Whether a broadcast may have requeued this sleeper onto the mutex's
+ * lock word since it read `requeues` before its sleep; read before
+ * leaving the condvar (after that it may be gone).  */
+static bool maybe_requeued(struct nptl_cond *c, unsigned int requeues)
+{
+	return __atomic_load_n(&c->requeues, __ATOMIC_ACQUIRE) != requeues;
+}
+
+/* Relock after a sleep on seq.  A requeued waiter must leave the word
+ * "with waiters" for the others the broadcast requeued (see
+ * pthread_cond_broadcast.c).  */
+static int relock_after_sleep(pthread_mutex_t *m, bool requeued)
 {
 	int *word;
 	bool private;
-	if (__nptl_mutex_requeue_word(m, &word, &private))
+	if (requeued && __nptl_mutex_requeue_word(m, &word, &private))
 		return __nptl_mutex_lock_requeued(m);
 	return __nptl_mutex_relock_after_wait(m);
 }
@@ -114,8 +124,9 @@ static void wait_unwind(struct wait_guard *g)
 	__atomic_fetch_sub(&c->sleepers, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&c->seq, __ATOMIC_RELAXED) != g->snap)
 		nptl_futex_wake(&c->seq, 1, g->private);
+	bool requeued = maybe_requeued(c, g->requeues);
 	leave(c, g->private);
-	relock_after_sleep(g->m);
+	relock_after_sleep(g->m, requeued);
 }
 
 static bool cancel_pending(void)
@@ -178,8 +189,9 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 	}
 
 	int result = 0;
-	bool slept = false;
-	bool spin = __nptl_mutex_spin_ok();
+	bool requeued = false;
+	bool spin = __nptl_mutex_spin_ok() &&
+		    !nptl_handoff_colocated(&c->waker_cpu);
 	int budget = spin ? __nptl_handoff_budget(&c->spin) : 0;
 	if (spin && !cancel_pending() && spin_for_signal(c, snap, budget)) {
 		leave(c, private);
@@ -194,7 +206,9 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 		unsigned int t0 = spin ? __nptl_handoff_now() : 0;
 		__atomic_fetch_add(&c->sleepers, 1, __ATOMIC_SEQ_CST);
 		struct wait_guard guard __attribute__((cleanup(wait_unwind))) = {
-			c, m, snap, private, true
+			c, m, snap,
+			__atomic_load_n(&c->requeues, __ATOMIC_SEQ_CST),
+			private, true
 		};
 		for (;;) {
 			int oldtype = __nptl_enable_asynccancel();
@@ -212,7 +226,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 				break;
 		}
 		guard.armed = false;
-		slept = true;
+		requeued = maybe_requeued(c, guard.requeues);
 		__atomic_fetch_sub(&c->sleepers, 1, __ATOMIC_SEQ_CST);
 		/* Woken: could spinning have bridged the wait?  */
 		if (spin && !result)
@@ -220,7 +234,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 	}
 	leave(c, private);
 
-	err = slept ? relock_after_sleep(m) : __nptl_mutex_relock_after_wait(m);
+	err = relock_after_sleep(m, requeued);
 	return err ? err : result;
 }
 

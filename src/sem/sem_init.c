@@ -21,6 +21,7 @@ NPTL_API int __nptl_sem_init(sem_t *sem, int pshared, unsigned int value)
 	s->private = pshared ? NPTL_SEM_SHARED : NPTL_SEM_PRIVATE;
 	s->pad = 0;	/* libnptl's spin budget (sem_wait.c) */
 	s->woke_at = 0;
+	s->waker_cpu = 0;
 	return 0;
 }
 NPTL_SYMVER_DEFAULT(__nptl_sem_init, sem_init, GLIBC_2.34);

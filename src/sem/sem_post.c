@@ -27,6 +27,7 @@ NPTL_API int __nptl_sem_post(sem_t *sem)
 	 * (sem_wait.c).  Before the CAS, which may be our last access.  */
 	if (d >> NPTL_SEM_NWAITERS_SHIFT)
 		__nptl_handoff_note(&s->woke_at);
+	nptl_handoff_mark(&s->waker_cpu);
 	do {
 		if ((d & NPTL_SEM_VALUE_MASK) == SEM_VALUE_MAX) {
 			errno = EOVERFLOW;

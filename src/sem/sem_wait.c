@@ -144,7 +144,8 @@ static int sem_wait_common(struct nptl_sem *s, clockid_t clock,
 {
 	if (try_take(s))
 		return 0;
-	int budget = __nptl_mutex_spin_ok() ? __nptl_handoff_budget(&s->pad) : 0;
+	int budget = __nptl_mutex_spin_ok() && !nptl_handoff_colocated(&s->waker_cpu)
+			     ? __nptl_handoff_budget(&s->pad) : 0;
 	if (budget && spin_take(s, budget))
 		return 0;
 	return wait_slow(s, budget, clock, abs);

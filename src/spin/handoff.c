@@ -18,8 +18,12 @@
  *    waiting for our own CPU (threads outnumber CPUs): spinning only
  *    delayed it, the budget halves;
  *  - a late wake means a slow partner: the budget halves too.
- * The budget never drops below a small floor, so a probe always continues;
- * on an oversubscribed machine that floor is all a wait wastes.  Budgets
+ * The budget never drops below a small floor, so a probe always continues.
+ * A waiter whose waker last ran on the waiter's own CPU does not spin at
+ * all (nptl_handoff_colocated() in nptl.h): when threads outnumber CPUs
+ * the scheduler tends to keep a sleeping pair on one CPU, where even the
+ * floor is pure loss (8 condvar ping-pong pairs on 2 CPUs fell to a third
+ * of glibc's rate in such runs).  Budgets
  * and stamps are hints: racing updates only lose one another, and garbage
  * (an object a glibc process initialized) is clamped.
  */

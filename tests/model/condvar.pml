@@ -10,9 +10,10 @@
  * out (MAXTMO timeouts in all, to keep the state space small).  A
  * broadcast wakes one sleeper and requeues the others onto the mutex word
  * (FUTEX_CMP_REQUEUE; the signaller holds the mutex, so the comparison
- * with seq always succeeds here), and every waiter that slept relocks
- * "assuming waiters" (xchg 2), as src/cond does; a requeued waiter may time
- * out on the mutex word.  With DESTROY the last round is a broadcast after
+ * with seq always succeeds here) after bumping a count of requeues; a
+ * waiter that slept relocks "assuming waiters" (xchg 2) if that count
+ * moved since it read it before sleeping, else normally, as src/cond
+ * does; a requeued waiter may time out on the mutex word.  With DESTROY the last round is a broadcast after
  * which the signaller, still holding the mutex, destroys the condvar:
  * wakes the mutex word and waits for the waiters to leave.  Checked:
  *  - mutual exclusion of the mutex around the predicate (assertion);
@@ -47,6 +48,8 @@ byte sleepers;
 byte q[4];              /* 0 running, 1 asleep on seq, 2 asleep on m,
                            3 asleep on wrefs; [N] is the signaller */
 bool destroying;
+byte requeues;          /* broadcasts that requeued */
+byte rq[4];             /* requeues as each waiter read it before sleeping */
 byte tokens;            /* the predicate */
 bool waiting[4];        /* ghost: between registering and relocking */
 byte snap[4];
@@ -144,14 +147,19 @@ inline cond_wait(me)
 	:: seq != snap[me] -> skip              /* spinning saw the signal */
 	:: true ->                              /* spun in vain, or no spin */
 		sleepers++;
+		rq[me] = requeues;
 		atomic { if :: seq == snap[me] -> q[me] = 1 :: else -> skip fi };
 		if
 		:: q[me] == 0 -> skip           /* woken, or never slept */
 		:: atomic { q[me] != 0 && tmo < MAXTMO -> q[me] = 0; tmo++; out[me] = 1 }
 		fi;
 		sleepers--;
-		leave();
-		lock_requeued(me);
+		if
+		:: requeues != rq[me] ->
+			rq[me] = 0; leave(); lock_requeued(me)
+		:: else ->
+			rq[me] = 0; leave(); lock(me)
+		fi;
 		goto waited
 	fi;
 	leave();
@@ -218,6 +226,7 @@ proctype signaller()
 				if
 				:: !bcast -> wake_one(1)
 				:: else ->              /* FUTEX_CMP_REQUEUE 1, all */
+					requeues++;
 					atomic {
 						if
 						:: q[0] == 1 -> q[0] = 0

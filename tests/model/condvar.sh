@@ -7,9 +7,10 @@
 # requeue chain).  Two waiters with timeouts, signal and broadcast (which
 # requeues), and destroy right after a broadcast, searched exhaustively;
 # three waiters without timeouts, with signals only and with a broadcast
-# and destroy, by bitstate searches (36 and 44 million states in 64 MB,
-# ~20 s and ~30 s).  A planted bug in the requeue chain (relock without
-# "assume waiters") or in destroy (no wake of the mutex word) is caught.
+# and destroy, by bitstate searches (51 and 166 million states in 128 MB,
+# ~30 s and ~2 min).  Planted bugs caught: a requeued waiter relocking
+# without "assume waiters", reading the requeue count after it is queued
+# instead of before, and destroy without the wake of the mutex word.
 # Skips without spin.
 command -v spin >/dev/null 2>&1 || { echo "spin not installed"; exit 77; }
 cc=${CC:-cc}
@@ -36,6 +37,6 @@ run() {
 run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=0" "-DCOLLAPSE"
 run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=1" "-DCOLLAPSE"
 run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=1 -DDESTROY=1" "-DCOLLAPSE"
-run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=0" "-DBITSTATE" -w29
-run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=1 -DDESTROY=1" "-DBITSTATE" -w29
+run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=0" "-DBITSTATE" -w30
+run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=1 -DDESTROY=1" "-DBITSTATE" -w30
 exit 0
