@@ -130,6 +130,10 @@ static int child(int fd, int round)
 			sum += (intptr_t)r;
 		}
 	}
+	/* A joined thread's task may linger in /proc a moment after the
+	 * kernel cleared its tid (which is what join waits for).  */
+	for (int i = 0; i < 2000 && tasks() != 1; i++)
+		usleep(1000);
 	if (tasks() != 1)
 		return 17;
 	printf("%s", "");   /* stdout's lock works too */
