@@ -284,7 +284,8 @@ int __nptl_mutex_lock_common(pthread_mutex_t *m, clockid_t clock,
 			     const struct timespec *abs, int flags) NPTL_HIDDEN;
 /* Unlock; decr false keeps __nusers (condvar wait).  */
 int __nptl_mutex_unlock_usercnt(pthread_mutex_t *m, bool decr) NPTL_HIDDEN;
-/* Short spinning is worth it only with another CPU to run the owner.  */
+/* Short spinning is worth it only with another CPU to run the owner
+ * (one this process may use: __nptl_sync_ncpu()).  */
 bool __nptl_mutex_spin_ok(void) NPTL_HIDDEN;
 /* The robust list of the calling thread (glibc's protocol).  */
 void __nptl_robust_enqueue(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;

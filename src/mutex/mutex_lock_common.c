@@ -34,7 +34,6 @@
  * PRIO_PROTECT is not supported (pthread_mutex_init refuses it); a PP
  *   mutex made by a glibc process gets EINVAL here.
  */
-#include <unistd.h>
 #include "nptl.h"
 
 #define SPIN_MAX 100            /* glibc's default adaptive spin budget */
@@ -57,14 +56,7 @@ static inline bool cas(int *p, int *old, int new)
 
 bool __nptl_mutex_spin_ok(void)
 {
-	static int ncpu;
-	int n = __atomic_load_n(&ncpu, __ATOMIC_RELAXED);
-	if (!n) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		n = c > 0 ? (int)c : 1;
-		__atomic_store_n(&ncpu, n, __ATOMIC_RELAXED);
-	}
-	return n > 1;
+	return __nptl_sync_ncpu() > 1;
 }
 
 /* Spin briefly for a simple lock word.  Only while the word says "locked,

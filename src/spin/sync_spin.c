@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * How many CPUs this process may use, for the brief spins of barriers and rwlocks
+ * How many CPUs this process may use, for the brief spins of every primitive
  * before they sleep: a spinner only helps when the thread it waits for can
  * run at the same time, and it only harms when it takes that thread's CPU.
  * Cached once; a stale value only makes spinning a little less apt.
