@@ -351,8 +351,19 @@ struct nptl_cond {
  * abs's validity).  A cancellation point.  */
 int __nptl_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
 		     const struct timespec *abs) NPTL_HIDDEN;
-/* Note in c->woke_at when a wake-up call found sleepers.  */
-void __nptl_cond_note_wake(struct nptl_cond *c) NPTL_HIDDEN;
+/* The lock word a broadcast may requeue c's sleepers onto, or NULL: only
+ * for a private condvar whose waiters' mutex has a plain, private lock
+ * word (pthread_cond_broadcast.c).  */
+static inline int *nptl_cond_requeue_word(struct nptl_cond *c, bool private)
+{
+	pthread_mutex_t *m = __atomic_load_n(&c->mutex, __ATOMIC_RELAXED);
+	int *word;
+	bool mprivate;
+	if (private && m && __nptl_mutex_requeue_word(m, &word, &mprivate) &&
+	    mprivate)
+		return word;
+	return NULL;
+}
 
 NPTL_API int __nptl_pthread_cond_init(pthread_cond_t *c,
 				      const pthread_condattr_t *a);

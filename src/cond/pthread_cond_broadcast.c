@@ -41,17 +41,16 @@ NPTL_API int __nptl_pthread_cond_broadcast(pthread_cond_t *cond)
 	unsigned int seq = __atomic_add_fetch(&c->seq, 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST))
 		return 0;
-	__nptl_cond_note_wake(c);
+	__nptl_handoff_note(&c->woke_at);
 	bool private = !(w & NPTL_COND_SHARED);
-	pthread_mutex_t *m = __atomic_load_n(&c->mutex, __ATOMIC_RELAXED);
-	int *word;
-	bool mprivate;
-	if (private && m && __nptl_mutex_requeue_word(m, &word, &mprivate) &&
-	    mprivate &&
-	    (__atomic_fetch_add(&c->requeues, 1, __ATOMIC_SEQ_CST), true) &&
-	    nptl_syscall(SYS_futex, &c->seq, FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG,
-			 1, INT32_MAX, word, seq) >= 0)
-		return 0;
+	int *word = nptl_cond_requeue_word(c, private);
+	if (word) {
+		__atomic_fetch_add(&c->requeues, 1, __ATOMIC_SEQ_CST);
+		if (nptl_syscall(SYS_futex, &c->seq,
+				 FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG, 1,
+				 INT32_MAX, word, seq) >= 0)
+			return 0;
+	}
 	nptl_futex_wake(&c->seq, INT32_MAX, private);
 	return 0;
 }

@@ -7,7 +7,8 @@
  * returns EBUSY.  Like glibc's, it waits forever for a waiter that was
  * never woken (undefined behaviour) or whose process died while waiting.
  *
- * Waiters a broadcast requeued onto the mutex may be unable to leave
+ * Waiters a broadcast requeued onto the mutex (only ever a private one,
+ * nptl_cond_requeue_word) may be unable to leave
  * because the caller holds that mutex: while waiters remain, destroy
  * wakes everybody on the mutex's lock word (as glibc did when it
  * requeued), and they leave the condvar before they try the mutex again.
@@ -25,11 +26,9 @@ NPTL_API int __nptl_pthread_cond_destroy(pthread_cond_t *cond)
 	bool private = !(w & NPTL_COND_SHARED);
 	w |= NPTL_COND_DESTROYING;
 	while (w >= NPTL_COND_WAITER) {
-		pthread_mutex_t *m = __atomic_load_n(&c->mutex, __ATOMIC_RELAXED);
-		int *word;
-		bool mprivate;
-		if (private && m && __nptl_mutex_requeue_word(m, &word, &mprivate))
-			nptl_futex_wake(word, INT32_MAX, mprivate);
+		int *word = nptl_cond_requeue_word(c, private);
+		if (word)
+			nptl_futex_wake(word, INT32_MAX, true);
 		nptl_futex_wait(&c->wrefs, (int)w, private);
 		w = __atomic_load_n(&c->wrefs, __ATOMIC_ACQUIRE);
 	}

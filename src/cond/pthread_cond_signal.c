@@ -17,7 +17,7 @@ NPTL_API int __nptl_pthread_cond_signal(pthread_cond_t *cond)
 	nptl_handoff_mark(&c->waker_cpu);
 	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST)) {
-		__nptl_cond_note_wake(c);
+		__nptl_handoff_note(&c->woke_at);
 		nptl_futex_wake(&c->seq, 1, !(w & NPTL_COND_SHARED));
 	}
 	return 0;

@@ -148,11 +148,6 @@ static bool spin_for_signal(struct nptl_cond *c, unsigned int snap, int budget)
 	return false;
 }
 
-void __nptl_cond_note_wake(struct nptl_cond *c)
-{
-	__nptl_handoff_note(&c->woke_at);
-}
-
 /* The signaller usually still holds the mutex: wait briefly for it to
  * let go, so that relocking does not go to sleep on it.  */
 static void spin_for_mutex(pthread_mutex_t *m)
