@@ -79,6 +79,27 @@ static inline bool nptl_is_ours(const struct pthread *pd)
 	return (pd->flags & NPTL_PD_OURS) != 0;
 }
 
+/* pd->joinid as one atomic word (glibc's field: NULL joinable, the thread
+ * itself when detached, the joiner's descriptor while one waits).  libnptl
+ * threads add one bit: JOINID_EXITED, set by the thread's own exit in the
+ * same atomic step in which it reads whether it is detached.  That one
+ * step decides who frees the descriptor (see pthread_detach.c); glibc never
+ * reads joinid of a libnptl thread.  */
+#define JOINID_EXITED ((uintptr_t)1)
+
+static inline uintptr_t *nptl_joinid_word(struct pthread *pd)
+{
+	return (uintptr_t *)(void *)&pd->joinid;
+}
+
+/* Who holds the thread: NULL, itself (detached) or its joiner.  */
+static inline struct pthread *nptl_joinid(struct pthread *pd)
+{
+	return (struct pthread *)(__atomic_load_n(nptl_joinid_word(pd),
+						  __ATOMIC_ACQUIRE) &
+				  ~JOINID_EXITED);
+}
+
 /* ---- system calls and futexes ----------------------------------------- */
 
 #define nptl_sys0(n) nptl_syscall(n, 0, 0, 0, 0, 0, 0)

@@ -12,6 +12,11 @@
  * the tid futex when the thread is gone (CLONE_CHILD_CLEARTID): that is
  * what join waits on, and what says a descriptor may be reused.
  *
+ * Once clone has returned, the creator must not touch the descriptor unless
+ * the child is held stopped: a detached child may already have run, exited
+ * and had its memory reused by another creator or unmapped by the cache
+ * trim.  Everything the creator needs after clone lives in its own locals.
+ *
  * When the attribute asks for explicit scheduling or an affinity, the child
  * is started stopped: it waits on pd->lock until the creator has applied
  * them to its tid, so it never runs user code with the wrong ones, and a
@@ -215,7 +220,8 @@ int __nptl_thread_create(pthread_t *res, const pthread_attr_t *uattr,
 	bool setaff = a->extension && a->extension->cpuset;
 	bool setsched = (pd->flags & ATTR_FLAG_NOTINHERITSCHED) &&
 			(a->flags & (ATTR_FLAG_SCHED_SET | ATTR_FLAG_POLICY_SET));
-	if (setaff || setsched) {
+	bool stopped = setaff || setsched;
+	if (stopped) {
 		pd->stopped_start = true;
 		pd->lock = 1;
 	}
@@ -234,7 +240,8 @@ int __nptl_thread_create(pthread_t *res, const pthread_attr_t *uattr,
 		goto out;
 	}
 
-	if (pd->stopped_start) {
+	/* From here on pd is ours to read only while the child is held.  */
+	if (stopped) {
 		long r = 0;
 		if (setaff)
 			r = nptl_sys3(SYS_sched_setaffinity, tid,

@@ -17,9 +17,11 @@
  * glibc's setuid broadcast skips us), the global thread count (the last
  * thread out exits the process, as when the main thread called
  * pthread_exit), the setuid handshake if one is under way, the exiting flag
- * pthread_kill reads, and finally, for a detached thread, the release of its
- * own descriptor into the cache -- safe while we still run on it, because
- * the cache reuses nothing until the kernel has cleared our tid.
+ * pthread_kill reads, and finally the one atomic step on joinid that says
+ * whether we are detached and, if not, that we are gone (pthread_detach.c);
+ * a detached thread then releases its own descriptor into the cache -- safe
+ * while we still run on it, because the cache reuses nothing until the
+ * kernel has cleared our tid.
  */
 #include <dlfcn.h>
 #include <locale.h>
@@ -124,7 +126,12 @@ void __nptl_thread_exit(struct pthread *pd)
 	pd->exiting = true;
 	nptl_lll_unlock(&pd->exit_lock);
 
-	if (__atomic_load_n(&pd->joinid, __ATOMIC_SEQ_CST) == pd)
+	/* Detached: we free ourselves.  Otherwise the mark tells a later
+	 * pthread_detach that the descriptor is its to free.  After this
+	 * step a detached thread's descriptor may be reused as soon as the
+	 * kernel clears our tid; we touch nothing of it but our own stack.  */
+	if (__atomic_fetch_or(nptl_joinid_word(pd), JOINID_EXITED,
+			      __ATOMIC_ACQ_REL) == (uintptr_t)pd)
 		__nptl_free_tcb(pd);
 	nptl_arch_exit_thread();
 }

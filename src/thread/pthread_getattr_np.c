@@ -93,7 +93,7 @@ NPTL_API int __nptl_pthread_getattr_np(pthread_t t, pthread_attr_t *attr)
 	ia->schedparam = pd->schedparam;
 	ia->schedpolicy = pd->schedpolicy;
 	ia->flags = pd->flags & ~NPTL_PD_OURS;
-	if (__atomic_load_n(&pd->joinid, __ATOMIC_ACQUIRE) == pd)
+	if (nptl_joinid(pd) == pd)
 		ia->flags |= ATTR_FLAG_DETACHSTATE;
 	ia->guardsize = pd->reported_guardsize;
 	if (nptl_is_ours(pd)) {

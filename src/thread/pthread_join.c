@@ -6,7 +6,9 @@
  * descriptor while someone waits, the thread itself when detached), so a
  * second joiner or a detached thread gets EINVAL.  A joined descriptor's tid
  * becomes -1 before it is freed, so a stale handle gets ESRCH until the
- * descriptor is reused.  Waiting is a cancellation point (glibc's protocol,
+ * descriptor is reused.  The thread's exit mark in joinid (pthread_detach.c)
+ * survives a join that gives up, so a later detach still frees an exited
+ * thread.  Waiting is a cancellation point (glibc's protocol,
  * src/cancel/cancellation.c).
  */
 #include "nptl.h"
@@ -16,10 +18,21 @@ struct unjoin {
 	bool armed;
 };
 
+/* Give the thread back, joinable, keeping the exit mark it may have set
+ * meanwhile (the only change anyone else makes while we hold joinid).  */
+static void release(struct pthread *pd)
+{
+	uintptr_t *w = nptl_joinid_word(pd);
+	uintptr_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(w, &old, old & JOINID_EXITED, true,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+}
+
 static void unjoin(struct unjoin *u)
 {
 	if (u->armed)
-		__atomic_store_n(&u->pd->joinid, NULL, __ATOMIC_RELEASE);
+		release(u->pd);
 }
 
 int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
@@ -30,19 +43,24 @@ int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
 
 	if (__atomic_load_n(&pd->tid, __ATOMIC_ACQUIRE) < 0)
 		return ESRCH;
-	if (__atomic_load_n(&pd->joinid, __ATOMIC_ACQUIRE) == pd)
+	if (nptl_joinid(pd) == pd)
 		return EINVAL;
 	/* Joining ourselves, or a thread that is joining us.  */
 	if (pd == self ||
-	    (__atomic_load_n(&self->joinid, __ATOMIC_RELAXED) == pd &&
+	    (nptl_joinid(self) == pd &&
 	     !(__atomic_load_n(&pd->cancelhandling, __ATOMIC_RELAXED) &
 	       (CANCELING_BITMASK | CANCELED_BITMASK | EXITING_BITMASK |
 		TERMINATED_BITMASK))))
 		return EDEADLK;
-	struct pthread *none = NULL;
-	if (!__atomic_compare_exchange_n(&pd->joinid, &none, self, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return EINVAL;
+	/* Take it, joinable and either running or exited (EXITED kept).  */
+	uintptr_t *w = nptl_joinid_word(pd);
+	uintptr_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
+	do {
+		if (old & ~JOINID_EXITED)
+			return EINVAL;   /* detached, or another joiner */
+	} while (!__atomic_compare_exchange_n(w, &old, (uintptr_t)self | old,
+					      true, __ATOMIC_ACQUIRE,
+					      __ATOMIC_RELAXED));
 
 	int err = 0;
 	pid_t tid;
@@ -73,7 +91,7 @@ int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
 	}
 	guard.armed = false;
 	if (err) {
-		__atomic_store_n(&pd->joinid, NULL, __ATOMIC_RELEASE);
+		release(pd);
 		return err;
 	}
 	void *r = pd->result;
