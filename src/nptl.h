@@ -58,7 +58,7 @@ struct nptl_ext {
 	size_t user_stack_size;
 	sigset_t start_mask;            /* pthread_attr_setsigmask_np */
 	bool set_mask;
-	char name_pending;              /* unused */
+	int prot;                       /* protection of the mapping above the guard */
 };
 
 #define NPTL_TCB_SIZE GLIBC_PTHREAD_SIZE
@@ -167,7 +167,8 @@ size_t __nptl_default_stacksize(void) NPTL_HIDDEN;
 struct pthread *__nptl_stack_get(size_t stack_size, size_t guard_size,
 				 void *user_stack, size_t user_size,
 				 int *err) NPTL_HIDDEN;
-void __nptl_stack_live(struct pthread *pd) NPTL_HIDDEN;
+int __nptl_stack_live(struct pthread *pd) NPTL_HIDDEN;
+void __nptl_stack_put(struct pthread *pd) NPTL_HIDDEN;
 void *__nptl_stack_top(struct pthread *pd) NPTL_HIDDEN;
 void __nptl_free_tcb(struct pthread *pd) NPTL_HIDDEN;
 void __nptl_stack_fork_prepare(void) NPTL_HIDDEN;

@@ -67,11 +67,16 @@ extern const struct nptl_glibc_layout *__nptl_glibc;
 const char *__nptl_binding_problem(void);
 
 /* ldso.c: ld.so's thread lists, under its dl_stack_cache_lock, with the
- * in-flight marking that fork's reclaim_stacks relies on.  */
+ * in-flight marking that fork's reclaim_stacks relies on.  A thread on a
+ * stack of its own goes on dl_stack_used (ld.so makes those executable
+ * when a library needs it), one on a user stack on dl_stack_user; park
+ * moves the former to dl_stack_user and back around fork.  */
 void __nptl_dl_lock(void);
 void __nptl_dl_unlock(void);
-void __nptl_dl_user_add(struct pthread *pd);
-void __nptl_dl_user_del(struct pthread *pd);
+void __nptl_dl_add(struct pthread *pd);
+void __nptl_dl_del(struct pthread *pd);
+void __nptl_dl_park(struct pthread *pd, bool parked);
+bool __nptl_dl_stacks_exec(void);   /* under the lock: PF_X in dl_stack_flags */
 int __nptl_dl_stack_prot(void);
 
 /* Static TLS: where libc.so.6's own block sits below the thread pointer.

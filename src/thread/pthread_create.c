@@ -226,9 +226,13 @@ int __nptl_thread_create(pthread_t *res, const pthread_attr_t *uattr,
 		pd->lock = 1;
 	}
 
+	err = __nptl_stack_live(pd);
+	if (err) {
+		__nptl_stack_put(pd);
+		goto out;
+	}
 	*res = (pthread_t)pd;
 	__atomic_fetch_add(&__nptl_nthreads, 1, __ATOMIC_RELAXED);
-	__nptl_stack_live(pd);
 
 	long tid = nptl_arch_clone(start, pd, CLONE_FLAGS, __nptl_stack_top(pd),
 				   &pd->tid, &pd->tid, pd);

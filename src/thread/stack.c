@@ -26,6 +26,15 @@
  * pd->tid (CLONE_CHILD_CLEARTID) only once the thread no longer touches its
  * memory, so the cache hands out, and trims, only entries whose tid is 0.
  * A joined descriptor's tid is -1 (join's mark, as in glibc): free too.
+ *
+ * Executable stacks.  When a library that needs an executable stack is
+ * loaded, ld.so makes the stacks on its dl_stack_used list executable,
+ * live libnptl threads' among them (src/glibc/ldso.c).  A cached or new
+ * mapping that does not have the protection ld.so now asks for gets it
+ * when its thread goes live, under ld.so's lock, so that it cannot slip
+ * between ld.so's walk and the list.  Around fork the threads are parked
+ * on ld.so's other list; a walk that ran meanwhile is caught up in the
+ * parent handler the same way.
  * The cache is LIFO (the warmest stack first) and bounded by bytes of
  * mapping; reuse costs no system call.
  */
@@ -66,19 +75,8 @@ static void stack_unlock(void)
 	nptl_lll_unlock(&__nptl_stack_lock);
 }
 
-void __nptl_stack_fork_prepare(void)
-{
-	nptl_lll_lock(&__nptl_stack_lock);
-	__atomic_store_n(&fork_parent, (pid_t)nptl_sys0(SYS_getpid), __ATOMIC_RELAXED);
-}
-
-void __nptl_stack_fork_parent(void)
-{
-	__atomic_store_n(&fork_parent, 0, __ATOMIC_RELAXED);
-	nptl_lll_unlock(&__nptl_stack_lock);
-}
-static struct nptl_ext live = { &live, &live, 0, 0, 0, 0, 0, 0, 0, { { 0 } }, 0, 0 };
-static struct nptl_ext cache = { &cache, &cache, 0, 0, 0, 0, 0, 0, 0, { { 0 } }, 0, 0 };
+static struct nptl_ext live = { .next = &live, .prev = &live };
+static struct nptl_ext cache = { .next = &cache, .prev = &cache };
 static size_t cache_bytes;
 static int madv_guard_ok = 1;
 
@@ -104,6 +102,46 @@ static void list_add(struct nptl_ext *head, struct nptl_ext *e)
 static struct pthread *ext_pd(struct nptl_ext *e)
 {
 	return (struct pthread *)((char *)e - NPTL_TCB_SIZE);
+}
+
+/* Give a thread's own stack the protection ld.so asks for now (only ever
+ * more: ld.so never takes PROT_EXEC away).  Under ld.so's lock.  */
+static int match_prot(struct pthread *pd)
+{
+	struct nptl_ext *e = nptl_ext(pd);
+	if (!e->stack_size || pd->user_stack || !__nptl_dl_stacks_exec() ||
+	    (e->prot & PROT_EXEC))
+		return 0;
+	int prot = e->prot | PROT_EXEC;
+	if (nptl_sys3(SYS_mprotect, (char *)e->map + e->guard_size,
+		      e->map_size - e->guard_size, prot) != 0)
+		return EAGAIN;
+	e->prot = prot;
+	return 0;
+}
+
+void __nptl_stack_fork_prepare(void)
+{
+	nptl_lll_lock(&__nptl_stack_lock);
+	__atomic_store_n(&fork_parent, (pid_t)nptl_sys0(SYS_getpid), __ATOMIC_RELAXED);
+	__nptl_dl_lock();
+	for (struct nptl_ext *e = live.next; e != &live; e = e->next)
+		__nptl_dl_park(ext_pd(e), true);
+	__nptl_dl_unlock();
+}
+
+void __nptl_stack_fork_parent(void)
+{
+	__nptl_dl_lock();
+	for (struct nptl_ext *e = live.next; e != &live; e = e->next) {
+		__nptl_dl_park(ext_pd(e), false);
+		/* Nothing to report to: a stack that stays as it was is what
+		 * glibc leaves when its own walk fails half-way.  */
+		(void)match_prot(ext_pd(e));
+	}
+	__nptl_dl_unlock();
+	__atomic_store_n(&fork_parent, 0, __ATOMIC_RELAXED);
+	nptl_lll_unlock(&__nptl_stack_lock);
 }
 
 static size_t sigframe_room(void)
@@ -172,6 +210,7 @@ static struct pthread *map_new(size_t stack_size, size_t guard, int *err)
 	struct nptl_ext *e = nptl_ext(pd);
 	e->map = map;
 	e->map_size = size;
+	e->prot = prot;
 	e->stack_size = stack_size;
 	e->guard_size = guard;
 	e->tls_size = tls;
@@ -280,15 +319,44 @@ void *__nptl_stack_top(struct pthread *pd)
 	return (void *)(((uintptr_t)pd - (e->tls_size - NPTL_TCB_SIZE)) & ~(uintptr_t)63);
 }
 
-/* Before clone: the new thread is on our live list and ld.so's.  */
-void __nptl_stack_live(struct pthread *pd)
+/* Before clone: the new thread is on our live list and ld.so's, its stack
+ * as executable as ld.so wants.  On failure it is on neither and the
+ * caller frees it.  */
+int __nptl_stack_live(struct pthread *pd)
 {
 	stack_lock();
-	list_add(&live, nptl_ext(pd));
 	__nptl_dl_lock();
-	__nptl_dl_user_add(pd);
+	int err = match_prot(pd);
+	if (!err) {
+		list_add(&live, nptl_ext(pd));
+		__nptl_dl_add(pd);
+	}
 	__nptl_dl_unlock();
 	stack_unlock();
+	return err;
+}
+
+/* Into the cache, off the live lists if it was on them.  */
+static void release(struct pthread *pd, bool was_live)
+{
+	struct nptl_ext *e = nptl_ext(pd);
+	stack_lock();
+	if (was_live) {
+		list_del(e);
+		__nptl_dl_lock();
+		__nptl_dl_del(pd);
+		__nptl_dl_unlock();
+	}
+	cache_add_locked(e);
+	struct nptl_ext *trim = trim_locked();
+	stack_unlock();
+	unmap_list(trim);
+}
+
+/* A descriptor whose thread never went live (its creation failed).  */
+void __nptl_stack_put(struct pthread *pd)
+{
+	release(pd, false);
 }
 
 /* Release a finished (or never started) thread's descriptor, exactly once:
@@ -301,16 +369,7 @@ void __nptl_free_tcb(struct pthread *pd)
 	/* A thread glibc made (the main thread) has no memory of ours.  */
 	if ((old & TERMINATED_BITMASK) || !nptl_is_ours(pd))
 		return;
-	struct nptl_ext *e = nptl_ext(pd);
-	stack_lock();
-	list_del(e);
-	__nptl_dl_lock();
-	__nptl_dl_user_del(pd);
-	__nptl_dl_unlock();
-	cache_add_locked(e);
-	struct nptl_ext *trim = trim_locked();
-	stack_unlock();
-	unmap_list(trim);
+	release(pd, true);
 }
 
 /* In fork's child (the lock was held across fork by the prepare handler):
