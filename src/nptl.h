@@ -56,6 +56,7 @@ struct nptl_ext {
 	size_t tls_size;                /* static TLS + TCB room below/at pd */
 	void *user_stack_lo;            /* user stack: [lo, lo + size) */
 	size_t user_stack_size;
+	size_t reported_size;           /* pthread_getattr_np's stack size */
 	sigset_t start_mask;            /* pthread_attr_setsigmask_np */
 	bool set_mask;
 	int prot;                       /* protection of the mapping above the guard */

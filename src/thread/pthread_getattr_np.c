@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The attributes a thread runs with.  For a libnptl thread the stack is the
- * usable stack only -- what the thread may really use, between its guard and
- * its TLS -- which is what sanitizers and garbage collectors scanning stacks
- * want to know; glibc's own threads report their stack block minus the guard,
- * as glibc does.  The main thread's stack is found, as in glibc, from the
- * mapping that holds __libc_stack_end and RLIMIT_STACK.
+ * The attributes a thread runs with.  A libnptl thread reports the stack
+ * size it was created with, as glibc does (programs compare the two), ending
+ * at the top of its stack, below its TLS; its real stack is larger (room for
+ * a signal frame, page rounding: see stack.c), so the reported region is all
+ * usable.  A thread on a user stack reports the user's stack.  glibc's own
+ * threads report their stack block minus the guard, as glibc does.  The
+ * main thread's stack is found, as in glibc, from the mapping that holds
+ * __libc_stack_end and RLIMIT_STACK.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,11 +100,9 @@ NPTL_API int __nptl_pthread_getattr_np(pthread_t t, pthread_attr_t *attr)
 	ia->guardsize = pd->reported_guardsize;
 	if (nptl_is_ours(pd)) {
 		struct nptl_ext *e = nptl_ext(pd);
-		char *top = __nptl_stack_top(pd);
-		char *lo = e->user_stack_lo ? e->user_stack_lo
-					    : (char *)e->map + e->guard_size;
-		ia->stackaddr = top;
-		ia->stacksize = (size_t)(top - lo);
+		ia->stackaddr = __nptl_stack_top(pd);
+		ia->stacksize = e->user_stack_lo ? e->user_stack_size
+						 : e->reported_size;
 	} else if (pd->stackblock) {
 		ia->stackaddr = (char *)pd->stackblock + pd->stackblock_size;
 		ia->stacksize = pd->stackblock_size - pd->guardsize;

@@ -270,7 +270,12 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 		stack_size = (stack_size + pg - 1) & ~(pg - 1);
 		guard = (guard + pg - 1) & ~(pg - 1);
 	}
-	size_t tls = __nptl_tls_static_size(NULL);
+	size_t align;
+	size_t tls = __nptl_tls_static_size(&align);
+	/* What pthread_getattr_np reports, as glibc would: the size asked
+	 * for, aligned as glibc aligns it (its block holds TLS; ours has the
+	 * room the request, a signal frame and page rounding leave).  */
+	size_t reported = stack_size & ~(align - 1);
 	struct pthread *pd = NULL;
 
 	stack_lock();
@@ -297,6 +302,7 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 	struct nptl_ext *e = nptl_ext(pd);
 	e->user_stack_lo = user_stack;
 	e->user_stack_size = user_size;
+	e->reported_size = reported;
 	pd->user_stack = user_stack != NULL;
 	if (user_stack) {
 		pd->stackblock = user_stack;
