@@ -22,9 +22,14 @@
  * Every wake-up or spurious return goes back to the start and re-reads.
  *
  * If the routine does not return -- the thread is cancelled or calls
- * pthread_exit inside it, both forced unwinds, or it throws -- a cleanup
- * local resets the word to 0 and wakes everyone, so that one of them (or
- * the next caller) runs the routine afresh, as POSIX requires.
+ * pthread_exit inside it, both forced unwinds, or it throws -- the word is
+ * reset to 0 and everyone woken, so that one of them (or the next caller)
+ * runs the routine afresh, as POSIX requires.  Two handlers watch for that,
+ * and whichever runs first does the reset: an entry on the thread's
+ * old-style cleanup chain (pd->cleanup), which the forced unwind runs even
+ * when it cannot step through the routine's frame because that code has no
+ * unwind tables (pthread_exit.c), and a cleanup local, which is what an
+ * ordinary C++ exception runs (it also takes the entry off the chain).
  *
  * fork() copies the word but not the thread that was running the routine.
  * In the child the word still says INPROGRESS with the parent's
@@ -47,14 +52,36 @@
 
 unsigned int __nptl_fork_generation;
 
-static void reset_once(pthread_once_t **once)
+struct once_frame {
+	struct _pthread_cleanup_buffer chain;   /* on pd->cleanup */
+	pthread_once_t *once;                   /* NULL once reset or done */
+};
+
+static void reset_once(struct once_frame *f)
 {
-	if (!*once)
+	pthread_once_t *once = f->once;
+	if (!once)
 		return;
+	f->once = NULL;
 	/* Nothing the routine wrote needs to be published: the next runner
 	 * starts it again from the beginning.  */
-	__atomic_store_n(*once, 0, __ATOMIC_RELAXED);
-	nptl_futex_wake(*once, INT_MAX, true);
+	__atomic_store_n(once, 0, __ATOMIC_RELAXED);
+	nptl_futex_wake(once, INT_MAX, true);
+}
+
+/* Run by the forced unwind, which also unlinks the entry.  */
+static void reset_from_chain(void *arg)
+{
+	reset_once(arg);
+}
+
+/* Run when the frame is left by any unwind.  */
+static void reset_from_scope(struct once_frame *f)
+{
+	if (f->once) {
+		nptl_self()->cleanup = f->chain.__prev;
+		reset_once(f);
+	}
 }
 
 static __attribute__((noinline)) int once_slow(pthread_once_t *once,
@@ -77,9 +104,16 @@ static __attribute__((noinline)) int once_slow(pthread_once_t *once,
 	}
 
 	{
-		pthread_once_t *guard __attribute__((cleanup(reset_once))) = once;
+		struct pthread *self = nptl_self();
+		struct once_frame f __attribute__((cleanup(reset_from_scope))) = {
+			.chain = { .__routine = reset_from_chain, .__arg = &f,
+				   .__canceltype = 0, .__prev = self->cleanup },
+			.once = once,
+		};
+		self->cleanup = &f.chain;
 		fn();
-		guard = NULL;
+		self->cleanup = f.chain.__prev;
+		f.once = NULL;
 	}
 	__atomic_store_n(once, ONCE_DONE, __ATOMIC_RELEASE);
 	nptl_futex_wake(once, INT_MAX, true);
