@@ -80,7 +80,8 @@ NPTL_API int __nptl_pthread_cancel(pthread_t t)
 			/* glibc's cancellation points do nothing in a process
 			 * it believes single-threaded; a self-cancel there
 			 * must still act (glibc does the same).  */
-			self->header.multiple_threads = 1;
+			if (pd == self)
+				__nptl_glibc_cancel_points_on();
 			if (pd != self &&
 			    !(old & (CANCELSTATE_BITMASK | EXITING_BITMASK |
 				     TERMINATED_BITMASK)))

@@ -9,6 +9,7 @@
  * thread, once, before libnptl's first.
  */
 #include <dlfcn.h>
+#include <sys/single_threaded.h>
 #include "nptl.h"
 
 static void *bootstrap(void *arg)
@@ -42,4 +43,26 @@ int __nptl_glibc_go_multithreaded(void)
 	if (err == 0)
 		join(t, NULL);
 	return err;
+}
+
+/* A self-cancel in a process that never made a thread: glibc's own
+ * cancellation points (the write under fflush, the read under fgets) skip
+ * the cancellation check while glibc believes the process single-threaded.
+ * On x86_64 that belief is __libc_single_threaded as libc reads it -- its
+ * own object, through a hidden alias, which differs from the public symbol
+ * when the program has a copy relocation for it -- and on other targets
+ * the descriptor's multiple_threads.  glibc's pthread_cancel clears all
+ * three; so do we.  libc's own object is the definition that a lookup
+ * starting at libc.so.6 finds.  */
+void __nptl_glibc_cancel_points_on(void)
+{
+	nptl_self()->header.multiple_threads = 1;
+	__libc_single_threaded = 0;
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	if (libc) {
+		char *own = dlvsym(libc, "__libc_single_threaded", "GLIBC_2.32");
+		if (own)
+			__atomic_store_n(own, 0, __ATOMIC_RELAXED);
+		dlclose(libc);
+	}
 }
