@@ -19,6 +19,22 @@
  *   barrier-2, -4        rounds/s of N threads on one barrier
  *   cond-pingpong-8pairs total round trips/s of 8 independent pairs
  *
+ * and the many-core grid (bench/run-grid), each at any thread count T:
+ *   mutex/T              lock+unlock/s, T threads on one mutex
+ *   cond-textbook/T      round trips/s of T/2 pairs written the way most
+ *                        programs are: one condvar per pair, a predicate
+ *                        loop, lock and unlock every round, signal under
+ *                        the lock
+ *   cond-pingpong/T      round trips/s of T/2 pairs of the shape above
+ *                        (two condvars, mutex held across the loop)
+ *   sem-pingpong/T       round trips/s of T/2 semaphore pairs
+ *   rwlock-wP/T          ops/s of T threads on one rwlock, each operation a
+ *                        write with probability P per million, else a read
+ *                        (rwlock-w0/T: readers only)
+ *   barrier/T            rounds/s of T threads on one barrier
+ *   create-join/T        threads/s: T threads each creating and joining a
+ *                        thread in a loop
+ *
  * The same source is linked with libnptl and with glibc; it uses nothing
  * but <pthread.h> and <semaphore.h> from the thread library (the start
  * gate is a raw futex), so the two builds differ only in the primitives
@@ -31,6 +47,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +55,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_THREADS 16
+#define MAX_THREADS 256
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: sync -r ROW [-t MS] | sync -l | sync -g\n");
+	exit(2);
+}
 
 /* One per thread, each on its own cache line so that counting does not
  * itself contend. */
@@ -323,10 +346,81 @@ static void cond_pingpong(const char *row, int pairs)
 	       NULL);
 }
 
+/* The textbook shape: both sides of a pair wait on one condvar, each
+ * round takes and drops the mutex and signals under it. */
+struct textbook_pair {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	int turn;		/* whose move: 0 or 1; 2 ends the game */
+	long moves[2];
+} __attribute__((aligned(64)));
+
+static struct textbook_pair textbook_pairs[MAX_THREADS / 2];
+
+static void *textbook_worker(void *arg)
+{
+	struct worker *w = arg;
+	struct textbook_pair *p = &textbook_pairs[w->id / 2];
+	int me = w->id % 2;
+	long moves = 0;
+
+	await_go();
+	for (;;) {
+		MUST(pthread_mutex_lock(&p->m));
+		while (p->turn != me && p->turn != 2)
+			MUST(pthread_cond_wait(&p->c, &p->m));
+		if (p->turn == 2 || (me == 0 && stopped())) {
+			p->turn = 2;
+			MUST(pthread_cond_signal(&p->c));
+			MUST(pthread_mutex_unlock(&p->m));
+			break;
+		}
+		p->turn = !me;
+		p->moves[me]++;
+		MUST(pthread_cond_signal(&p->c));
+		MUST(pthread_mutex_unlock(&p->m));
+		moves++;
+	}
+	w->ops = moves;
+	return NULL;
+}
+
+static void cond_textbook(const char *row, int pairs)
+{
+	long trips = 0;
+	double secs;
+
+	for (int i = 0; i < pairs; i++) {
+		MUST(pthread_mutex_init(&textbook_pairs[i].m, NULL));
+		MUST(pthread_cond_init(&textbook_pairs[i].c, NULL));
+		textbook_pairs[i].turn = 0;
+		textbook_pairs[i].moves[0] = textbook_pairs[i].moves[1] = 0;
+	}
+	secs = run_workers(2 * pairs, textbook_worker);
+	for (int i = 0; i < pairs; i++) {
+		long a = workers[2 * i].ops, b = workers[2 * i + 1].ops;
+		/* Strict alternation, A first: A moved as often as B, or once
+		 * more when it stopped the game after its own move. */
+		if (a != textbook_pairs[i].moves[0] ||
+		    b != textbook_pairs[i].moves[1] || (a != b && a != b + 1)) {
+			fprintf(stderr, "sync: %s: pair %d: %ld and %ld moves\n",
+				row, i, a, b);
+			exit(1);
+		}
+		trips += b;
+	}
+	report(row, trips / secs, "roundtrips/s", 2 * pairs, trips, secs,
+	       NULL);
+}
+
 /* -------------------------------------------------------------- semaphore */
 
-static sem_t sem_ping, sem_pong;
-static int sem_done;
+struct sem_pair {
+	sem_t ping, pong;
+	int done;
+} __attribute__((aligned(64)));
+
+static struct sem_pair sem_pairs[MAX_THREADS / 2];
 
 static void sem_wait_intr(sem_t *s)
 {
@@ -335,32 +429,34 @@ static void sem_wait_intr(sem_t *s)
 			die("sem_wait", errno);
 }
 
+/* Workers 2i and 2i+1 are pair i. */
 static void *sem_worker(void *arg)
 {
 	struct worker *w = arg;
+	struct sem_pair *p = &sem_pairs[w->id / 2];
 	long ops = 0;
 
 	await_go();
-	if (w->id == 0) {
+	if (w->id % 2 == 0) {
 		for (;;) {
 			if (stopped()) {
-				__atomic_store_n(&sem_done, 1, __ATOMIC_RELAXED);
-				if (sem_post(&sem_ping))
+				__atomic_store_n(&p->done, 1, __ATOMIC_RELAXED);
+				if (sem_post(&p->ping))
 					die("sem_post", errno);
 				break;
 			}
-			if (sem_post(&sem_ping))
+			if (sem_post(&p->ping))
 				die("sem_post", errno);
-			sem_wait_intr(&sem_pong);
+			sem_wait_intr(&p->pong);
 			ops++;
 		}
 	} else {
 		for (;;) {
-			sem_wait_intr(&sem_ping);
+			sem_wait_intr(&p->ping);
 			/* sem_post/sem_wait order the flag. */
-			if (__atomic_load_n(&sem_done, __ATOMIC_RELAXED))
+			if (__atomic_load_n(&p->done, __ATOMIC_RELAXED))
 				break;
-			if (sem_post(&sem_pong))
+			if (sem_post(&p->pong))
 				die("sem_post", errno);
 			ops++;
 		}
@@ -369,23 +465,32 @@ static void *sem_worker(void *arg)
 	return NULL;
 }
 
-static void sem_pingpong(const char *row)
+static void sem_pingpong(const char *row, int pairs)
 {
 	double secs;
+	long trips = 0;
 	int v1, v2;
 
-	if (sem_init(&sem_ping, 0, 0) || sem_init(&sem_pong, 0, 0))
-		die("sem_init", errno);
-	secs = run_workers(2, sem_worker);
-	sem_getvalue(&sem_ping, &v1);
-	sem_getvalue(&sem_pong, &v2);
-	if (workers[0].ops != workers[1].ops || v1 || v2) {
-		fprintf(stderr, "sync: %s: %ld trips out, %ld back, values "
-			"%d %d\n", row, workers[0].ops, workers[1].ops, v1, v2);
-		exit(1);
+	for (int i = 0; i < pairs; i++) {
+		if (sem_init(&sem_pairs[i].ping, 0, 0) ||
+		    sem_init(&sem_pairs[i].pong, 0, 0))
+			die("sem_init", errno);
+		sem_pairs[i].done = 0;
 	}
-	report(row, workers[0].ops / secs, "roundtrips/s", 2, workers[0].ops,
-	       secs, NULL);
+	secs = run_workers(2 * pairs, sem_worker);
+	for (int i = 0; i < pairs; i++) {
+		sem_getvalue(&sem_pairs[i].ping, &v1);
+		sem_getvalue(&sem_pairs[i].pong, &v2);
+		if (workers[2 * i].ops != workers[2 * i + 1].ops || v1 || v2) {
+			fprintf(stderr, "sync: %s: pair %d: %ld trips out, "
+				"%ld back, values %d %d\n", row, i,
+				workers[2 * i].ops, workers[2 * i + 1].ops, v1, v2);
+			exit(1);
+		}
+		trips += workers[2 * i].ops;
+	}
+	report(row, trips / secs, "roundtrips/s", 2 * pairs, trips, secs,
+	       NULL);
 }
 
 /* ----------------------------------------------------------------- rwlock */
@@ -393,6 +498,7 @@ static void sem_pingpong(const char *row)
 static pthread_rwlock_t rwlock = PTHREAD_RWLOCK_INITIALIZER;
 static long rw_a, rw_b;		/* equal whenever the lock is free */
 static int rw_readers;		/* workers [0, rw_readers) read */
+static unsigned long rw_write_ppm;	/* rwlock-wP: writes per million ops */
 
 static void *rwlock_worker(void *arg)
 {
@@ -419,6 +525,57 @@ static void *rwlock_worker(void *arg)
 	w->ops = ops;
 	w->bad = bad;
 	return NULL;
+}
+
+/* rwlock-wP/T: every worker mixes reads and writes; the choice comes from
+ * a per-thread xorshift generator, so it costs the same in both builds. */
+static void *rwlock_mixed_worker(void *arg)
+{
+	struct worker *w = arg;
+	uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(w->id + 1);
+	long ops = 0, bad = 0, writes = 0;
+
+	await_go();
+	while (!stopped()) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (x % 1000000 < rw_write_ppm) {
+			MUST(pthread_rwlock_wrlock(&rwlock));
+			rw_a++;
+			rw_b++;
+			MUST(pthread_rwlock_unlock(&rwlock));
+			writes++;
+		} else {
+			MUST(pthread_rwlock_rdlock(&rwlock));
+			bad += rw_a != rw_b;
+			MUST(pthread_rwlock_unlock(&rwlock));
+		}
+		ops++;
+	}
+	w->ops = ops;
+	w->bad = bad;
+	w->arg = (void *)writes;
+	return NULL;
+}
+
+static void rwlock_mixed(const char *row, int n, unsigned long ppm)
+{
+	long writes = 0;
+
+	rw_write_ppm = ppm;
+	double secs = run_workers(n, rwlock_mixed_worker);
+	for (int i = 0; i < n; i++)
+		writes += (long)workers[i].arg;
+	if (SUM_BAD(0, n) || rw_a != writes || rw_b != writes) {
+		fprintf(stderr, "sync: %s: a reader saw a writer's half-done "
+			"update (%ld times), or writes were lost\n", row,
+			SUM_BAD(0, n));
+		exit(1);
+	}
+	char extra[64];
+	snprintf(extra, sizeof extra, "\twrites=%ld", writes);
+	report(row, SUM_OPS(0, n) / secs, "ops/s", n, SUM_OPS(0, n), secs, extra);
 }
 
 static void rwlock_read(const char *row, int readers, int writers)
@@ -502,7 +659,85 @@ static void barrier_rounds(const char *row, int n)
 	       secs, NULL);
 }
 
+/* ------------------------------------------------------------ create-join */
+
+static void *nothing(void *arg)
+{
+	return arg;
+}
+
+static void *create_join_worker(void *arg)
+{
+	struct worker *w = arg;
+	long ops = 0;
+
+	await_go();
+	while (!stopped()) {
+		pthread_t t;
+		void *r;
+		MUST(pthread_create(&t, NULL, nothing, w));
+		MUST(pthread_join(t, &r));
+		if (r != w)
+			w->bad++;
+		ops++;
+	}
+	w->ops = ops;
+	return NULL;
+}
+
+static void create_join(const char *row, int n)
+{
+	double secs = run_workers(n, create_join_worker);
+	if (SUM_BAD(0, n)) {
+		fprintf(stderr, "sync: %s: a join returned another thread's "
+			"value\n", row);
+		exit(1);
+	}
+	report(row, SUM_OPS(0, n) / secs, "threads/s", n, SUM_OPS(0, n), secs,
+	       NULL);
+}
+
 /* ------------------------------------------------------------------- rows */
+
+static const char *const grid_kinds[] = {
+	"mutex", "cond-textbook", "cond-pingpong", "sem-pingpong",
+	"rwlock-w0", "rwlock-w1000", "rwlock-w100000", "rwlock-w500000",
+	"barrier", "create-join",
+};
+
+/* KIND/T: a grid row (bench/run-grid).  Returns 0 if ROW is not one. */
+static int grid_row(const char *row)
+{
+	const char *slash = strrchr(row, '/');
+	char *end;
+	if (!slash)
+		return 0;
+	long t = strtol(slash + 1, &end, 10);
+	if (!slash[1] || *end || t < 1 || t > MAX_THREADS)
+		usage();
+	size_t len = (size_t)(slash - row);
+	int pairs = t / 2 > 0 ? (int)t / 2 : 1;
+	if (!strncmp(row, "mutex", len) && len == 5)
+		mutex_contended(row, (int)t);
+	else if (!strncmp(row, "cond-textbook", len) && len == 13)
+		cond_textbook(row, pairs);
+	else if (!strncmp(row, "cond-pingpong", len) && len == 13)
+		cond_pingpong(row, pairs);
+	else if (!strncmp(row, "sem-pingpong", len) && len == 12)
+		sem_pingpong(row, pairs);
+	else if (!strncmp(row, "rwlock-w", 8) && len > 8) {
+		unsigned long ppm = strtoul(row + 8, &end, 10);
+		if (end != slash || ppm > 1000000)
+			usage();
+		rwlock_mixed(row, (int)t, ppm);
+	} else if (!strncmp(row, "barrier", len) && len == 7)
+		barrier_rounds(row, (int)t);
+	else if (!strncmp(row, "create-join", len) && len == 11)
+		create_join(row, (int)t);
+	else
+		usage();
+	return 1;
+}
 
 static const char *const rows[] = {
 	"mutex-uncontended", "mutex-2", "mutex-4", "mutex-8",
@@ -512,11 +747,6 @@ static const char *const rows[] = {
 	"cond-pingpong-8pairs",
 };
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: sync -r ROW [-t MS] | sync -l\n");
-	exit(2);
-}
 
 int main(int argc, char **argv)
 {
@@ -526,6 +756,10 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "-l")) {
 			for (size_t k = 0; k < sizeof rows / sizeof *rows; k++)
 				puts(rows[k]);
+			return 0;
+		} else if (!strcmp(argv[i], "-g")) {
+			for (size_t k = 0; k < sizeof grid_kinds / sizeof *grid_kinds; k++)
+				puts(grid_kinds[k]);
 			return 0;
 		} else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
 			row = argv[++i];
@@ -541,7 +775,9 @@ int main(int argc, char **argv)
 	if (!row)
 		usage();
 
-	if (!strcmp(row, "mutex-uncontended"))
+	if (grid_row(row))
+		;
+	else if (!strcmp(row, "mutex-uncontended"))
 		mutex_uncontended(row);
 	else if (!strcmp(row, "mutex-2"))
 		mutex_contended(row, 2);
@@ -554,7 +790,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(row, "cond-pingpong-8pairs"))
 		cond_pingpong(row, 8);
 	else if (!strcmp(row, "sem-pingpong"))
-		sem_pingpong(row);
+		sem_pingpong(row, 1);
 	else if (!strcmp(row, "rwlock-read-1"))
 		rwlock_read(row, 1, 0);
 	else if (!strcmp(row, "rwlock-read-2"))
