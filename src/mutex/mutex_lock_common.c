@@ -77,11 +77,17 @@ static bool simple_spin(int *w, int budget)
 	return false;
 }
 
-/* The sleeping half of lll_lock: returns 0, EINVAL or ETIMEDOUT.  */
+/* The sleeping half of lll_lock: returns 0, EINVAL or ETIMEDOUT.  A word
+ * that already says "sleepers" (2) is slept on without first writing it:
+ * under heavy contention each read-modify-write of the lock's cache line
+ * is taken from the owner, who needs it to unlock.  */
 static int simple_wait(int *w, bool private, clockid_t clock,
 		       const struct timespec *abs)
 {
+	if (load(w) == 2)
+		goto sleep;
 	while (__atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE) != 0) {
+	sleep:
 		if (abs) {
 			/* Checked only now that the call would block.  */
 			if (!nptl_valid_timespec(abs))
@@ -103,7 +109,8 @@ static int simple_lock(pthread_mutex_t *m, int type, bool private,
 
 	if (flags & NPTL_MUTEX_REQUEUED)
 		return simple_wait(w, private, clock, abs);
-	if (cas(w, &zero, 1))
+	/* The fast path's CAS has just failed: look before writing again.  */
+	if (load(w) == 0 && cas(w, &zero, 1))
 		return 0;
 	if (type == PTHREAD_MUTEX_ADAPTIVE_NP) {
 		/* glibc's adaptive mutex: a per-mutex moving average of how
