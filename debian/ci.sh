@@ -46,7 +46,8 @@ apt-get install -y -qq --reinstall ./libnptl0_"${version}"_*.deb \
 
 # autopkgtest's test, run directly against the installed packages; install
 # its Depends first.
-apt-get install -y -qq --no-install-recommends build-essential pkgconf
+apt-get install -y -qq --no-install-recommends build-essential pkgconf man-db manpages
 AUTOPKGTEST_TMP=$(mktemp -d) "$src/debian/tests/build-and-bind"
+AUTOPKGTEST_TMP=$(mktemp -d) "$src/debian/tests/man-names"
 
 echo "ci.sh: packages built, lintian clean, installed, autopkgtest passed ($work)"
