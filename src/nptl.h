@@ -148,15 +148,19 @@ static inline void nptl_lll_unlock(int *l)
 
 /* ---- internal interfaces ---------------------------------------------- */
 
-/* init.c */
-int __nptl_init_once(void) NPTL_HIDDEN;   /* 0 or an error (EAGAIN) */
+/* src/diag.c, the ground floor (calls nothing else of libnptl's):
+ * diagnostics on stderr and the page size, set by __nptl_diag_init.  */
+void __nptl_diag_init(void) NPTL_HIDDEN;
 _Noreturn void __nptl_fatal(const char *msg) NPTL_HIDDEN;
 void __nptl_say(const char *fmt, ...) NPTL_HIDDEN
 	__attribute__((format(printf, 1, 2)));
-/* src/once/pthread_once.c: bumped by 4 in every fork child.  */
-extern unsigned int __nptl_fork_generation NPTL_HIDDEN;
 extern size_t __nptl_page_size NPTL_HIDDEN;
 extern int __nptl_verbose NPTL_HIDDEN;
+
+/* init.c */
+int __nptl_init_once(void) NPTL_HIDDEN;   /* 0 or an error (EAGAIN) */
+/* src/once/pthread_once.c: bumped by 4 in every fork child.  */
+extern unsigned int __nptl_fork_generation NPTL_HIDDEN;
 extern unsigned long __nptl_created NPTL_HIDDEN;
 
 /* default_attr.c: what pthread_create uses for a NULL attribute.  */

@@ -6,30 +6,14 @@
  * build.  With "--offsets" prints descr.h's field offsets for
  * glibc-layout.sh to compare with gdb's view of libc's debug info.
  */
-#include <stdarg.h>
 #include "nptl.h"
 #include "t.h"
-
-int __nptl_verbose;
-size_t __nptl_page_size = 4096;
-
-void __nptl_fatal(const char *msg)
-{
-	FATAL("fatal: %s", msg);
-}
-
-void __nptl_say(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
 
 #define F(name) printf("%s %zu\n", #name, offsetof(struct pthread, name))
 
 int main(int argc, char **argv)
 {
+	__nptl_diag_init();
 	if (argc > 1 && strcmp(argv[1], "--offsets") == 0) {
 		printf("sizeof %zu\n", sizeof(struct pthread));
 		F(list); F(tid); F(robust_prev); F(robust_head); F(cleanup);

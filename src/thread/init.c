@@ -7,43 +7,13 @@
  * waits for the first pthread_create, so a program that never makes a
  * thread runs as on glibc.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "nptl.h"
 
-size_t __nptl_page_size;
-int __nptl_verbose;
 unsigned long __nptl_created;
-
-void __nptl_fatal(const char *msg)
-{
-	char buf[640];
-	int n = snprintf(buf, sizeof(buf), "libnptl: fatal: %s\n", msg);
-	if (n > 0)
-		(void)!write(2, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-	abort();
-}
-
-void __nptl_say(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	char line[560];
-	int m = snprintf(line, sizeof(line), "libnptl[%d]: %.*s", (int)getpid(), n, buf);
-	if (m > 0)
-		(void)!write(2, line, (size_t)m < sizeof(line) ? (size_t)m : sizeof(line) - 1);
-}
 
 static void fork_prepare(void);
 static void fork_parent(void);
@@ -56,9 +26,7 @@ static void report_at_exit(void)
 
 __attribute__((constructor)) static void nptl_load(void)
 {
-	const char *v = getenv("NPTL_VERBOSE");
-	__nptl_verbose = v && *v && strcmp(v, "0") != 0;
-	__nptl_page_size = (size_t)sysconf(_SC_PAGESIZE);
+	__nptl_diag_init();
 	__nptl_glibc_check();
 	const char *lose = __nptl_binding_problem();
 	if (lose) {
