@@ -353,21 +353,47 @@ NPTL_API int __nptl_pthread_mutexattr_settype(pthread_mutexattr_t *a, int type);
  * __wrefs keeps glibc's meaning and place, so that pthread_cond_init with
  * glibc's attribute encoding, and PTHREAD_COND_INITIALIZER (all zero), work:
  * bit 0 process-shared, bit 1 CLOCK_MONOTONIC, bit 2 "destroy is waiting",
- * and the number of waiters inside a wait call from bit 3 up.  The protocol
- * is described in src/cond/pthread_cond_wait.c.  */
+ * and the number of waiters inside a wait call from bit 3 up.  Its place is
+ * the one the <pthread.h> libnptl is built against gives it (glibc 2.41
+ * dropped __g_refs and moved it from byte 36 to 28), so libnptl's own
+ * fields leave bytes 28-39 to it.  The protocol is described in
+ * src/cond/pthread_cond_wait.c.  */
 struct nptl_cond {
-	unsigned int seq;         /* futex word: bumped by each wake-up call */
-	unsigned int sleepers;    /* waiters that may be in FUTEX_WAIT on seq */
-	int spin;                 /* adaptive spin budget of the waiters */
-	unsigned int woke_at;     /* CLOCK_MONOTONIC ns (low bits) of the last
-				     FUTEX_WAKE, to tune the spin budget */
-	pthread_mutex_t *mutex;   /* the waiters' mutex (private condvars) */
-	unsigned int waker_cpu;   /* nptl_handoff_mark() of the last signaller */
-	unsigned int requeues;    /* broadcasts that requeued sleepers */
-	unsigned int unused1;
-	unsigned int wrefs;       /* glibc's __wrefs */
-	unsigned int unused2[2];
+	union {
+		pthread_cond_t glibc;     /* for __data.__wrefs only */
+		struct {
+			unsigned int seq;         /* futex word: bumped by each
+						     wake-up call */
+			unsigned int sleepers;    /* waiters that may be in
+						     FUTEX_WAIT on seq */
+			int spin;                 /* adaptive spin budget of
+						     the waiters */
+			unsigned int woke_at;     /* CLOCK_MONOTONIC ns (low
+						     bits) of the last
+						     FUTEX_WAKE, to tune the
+						     spin budget */
+			pthread_mutex_t *mutex;   /* the waiters' mutex
+						     (private condvars) */
+			unsigned int waker_cpu;   /* nptl_handoff_mark() of the
+						     last signaller */
+			unsigned int wrefs_room[3];  /* glibc's __wrefs */
+			unsigned int requeues;    /* broadcasts that requeued
+						     sleepers */
+			unsigned int unused;
+		};
+	};
 };
+_Static_assert(sizeof(struct nptl_cond) == sizeof(pthread_cond_t),
+	       "struct nptl_cond");
+_Static_assert(offsetof(pthread_cond_t, __data.__wrefs) >=
+		       offsetof(struct nptl_cond, wrefs_room) &&
+	       offsetof(pthread_cond_t, __data.__wrefs) + 4 <=
+		       offsetof(struct nptl_cond, requeues),
+	       "__wrefs lies outside libnptl's own condvar fields");
+static inline unsigned int *nptl_cond_wrefs(struct nptl_cond *c)
+{
+	return &c->glibc.__data.__wrefs;
+}
 #define NPTL_COND_SHARED     1u
 #define NPTL_COND_MONOTONIC  2u
 #define NPTL_COND_DESTROYING 4u

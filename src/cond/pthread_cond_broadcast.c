@@ -34,7 +34,7 @@
 NPTL_API int __nptl_pthread_cond_broadcast(pthread_cond_t *cond)
 {
 	struct nptl_cond *c = (struct nptl_cond *)cond;
-	unsigned int w = __atomic_load_n(&c->wrefs, __ATOMIC_SEQ_CST);
+	unsigned int w = __atomic_load_n(nptl_cond_wrefs(c), __ATOMIC_SEQ_CST);
 	if (w < NPTL_COND_WAITER)
 		return 0;
 	nptl_handoff_mark(&c->waker_cpu);

@@ -21,7 +21,7 @@
 NPTL_API int __nptl_pthread_cond_destroy(pthread_cond_t *cond)
 {
 	struct nptl_cond *c = (struct nptl_cond *)cond;
-	unsigned int w = __atomic_fetch_or(&c->wrefs, NPTL_COND_DESTROYING,
+	unsigned int w = __atomic_fetch_or(nptl_cond_wrefs(c), NPTL_COND_DESTROYING,
 					   __ATOMIC_ACQUIRE);
 	bool private = !(w & NPTL_COND_SHARED);
 	w |= NPTL_COND_DESTROYING;
@@ -29,8 +29,8 @@ NPTL_API int __nptl_pthread_cond_destroy(pthread_cond_t *cond)
 		int *word = nptl_cond_requeue_word(c, private);
 		if (word)
 			nptl_futex_wake(word, INT32_MAX, true);
-		nptl_futex_wait(&c->wrefs, (int)w, private);
-		w = __atomic_load_n(&c->wrefs, __ATOMIC_ACQUIRE);
+		nptl_futex_wait(nptl_cond_wrefs(c), (int)w, private);
+		w = __atomic_load_n(nptl_cond_wrefs(c), __ATOMIC_ACQUIRE);
 	}
 	return 0;
 }

@@ -7,10 +7,6 @@
 #include <string.h>
 #include "nptl.h"
 
-_Static_assert(sizeof(struct nptl_cond) == sizeof(pthread_cond_t),
-	       "struct nptl_cond");
-_Static_assert(offsetof(struct nptl_cond, wrefs) ==
-	       offsetof(pthread_cond_t, __data.__wrefs), "__wrefs");
 _Static_assert(sizeof(cnd_t) == sizeof(pthread_cond_t), "cnd_t");
 
 NPTL_API int __nptl_pthread_cond_init(pthread_cond_t *cond,
@@ -25,7 +21,7 @@ NPTL_API int __nptl_pthread_cond_init(pthread_cond_t *cond,
 			w |= NPTL_COND_SHARED;
 		if (((v >> 1) & 1) != CLOCK_REALTIME)
 			w |= NPTL_COND_MONOTONIC;
-		c->wrefs = w;
+		*nptl_cond_wrefs(c) = w;
 	}
 	return 0;
 }

@@ -78,10 +78,10 @@ static inline struct nptl_cond *cv(pthread_cond_t *c)
 /* The waiter has left: the last one out wakes a waiting destroyer.  */
 static void leave(struct nptl_cond *c, bool private)
 {
-	unsigned int w = __atomic_fetch_sub(&c->wrefs, NPTL_COND_WAITER,
+	unsigned int w = __atomic_fetch_sub(nptl_cond_wrefs(c), NPTL_COND_WAITER,
 					    __ATOMIC_RELEASE);
 	if (w / NPTL_COND_WAITER == 1 && (w & NPTL_COND_DESTROYING))
-		nptl_futex_wake(&c->wrefs, INT32_MAX, private);
+		nptl_futex_wake(nptl_cond_wrefs(c), INT32_MAX, private);
 }
 
 /* What a cancellation in FUTEX_WAIT must undo: leave the condvar, pass on
@@ -169,7 +169,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 {
 	struct nptl_cond *c = cv(cond);
 	unsigned int snap = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
-	unsigned int flags = __atomic_fetch_add(&c->wrefs, NPTL_COND_WAITER,
+	unsigned int flags = __atomic_fetch_add(nptl_cond_wrefs(c), NPTL_COND_WAITER,
 						__ATOMIC_SEQ_CST);
 	bool private = !(flags & NPTL_COND_SHARED);
 
@@ -244,7 +244,7 @@ NPTL_API int __nptl_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m
 {
 	if (!nptl_valid_timespec(abs))
 		return EINVAL;
-	unsigned int flags = __atomic_load_n(&cv(c)->wrefs, __ATOMIC_RELAXED);
+	unsigned int flags = __atomic_load_n(nptl_cond_wrefs(cv(c)), __ATOMIC_RELAXED);
 	return __nptl_cond_wait(c, m, (flags & NPTL_COND_MONOTONIC) ?
 				CLOCK_MONOTONIC : CLOCK_REALTIME, abs);
 }
