@@ -1,7 +1,9 @@
 #!/bin/sh
 # libnptl only: every offset src/glibc/descr.h states for glibc's struct
-# pthread, and every ld.so offset in src/glibc/builds.c, is the one in the installed libc's debug information (package
-# libc6-dbg, read by gdb), and the start-up probe accepts the installed build.
+# pthread, every ld.so offset in src/glibc/builds.c and the place where the
+# probe found glibc's cancellable-syscall stub (glibc 2.41 on) are the ones
+# in the installed libc's debug information (package libc6-dbg, read by
+# gdb), and the start-up probe accepts the installed build.
 set -u
 ./tests/glibc-layout || exit 1
 libc=/lib/x86_64-linux-gnu/libc.so.6
@@ -15,6 +17,8 @@ while read -r field off; do
 		set -- "$@" -ex "print sizeof(struct pthread)"
 	elif [ "${field#rtld:}" != "$field" ]; then
 		set -- "$@" -ex "print (unsigned long)&((struct rtld_global *)0)->${field#rtld:}"
+	elif [ "${field#libc:}" != "$field" ]; then
+		set -- "$@" -ex "print (unsigned long)&${field#libc:}"
 	else
 		set -- "$@" -ex "print (unsigned long)&((struct pthread *)0)->$field"
 	fi

@@ -3,11 +3,18 @@
  * glibc's private thread descriptor, as libnptl shares it.
  *
  * Every libnptl thread's thread pointer (%fs on x86_64) points at a
- * `struct pthread` laid out exactly as glibc 2.36 lays out its own, because
- * glibc's code (errno, stdio locking, malloc, the resolver, setuid
+ * `struct pthread` laid out exactly as the running glibc lays out its own,
+ * because glibc's code (errno, stdio locking, malloc, the resolver, setuid
  * broadcast, cancellation, sched_getcpu...) reads it there.  This file is the
  * only place that spells that layout; src/glibc/probe.c checks it against the
  * running libc before the first thread is made.
+ *
+ * One layout per glibc release, chosen by the release of the headers libnptl
+ * is compiled against (__GLIBC_MINOR__): a package is built on, and for, one
+ * release, whose public types (<pthread.h>) it also takes from those
+ * headers.  At run time probe.c refuses any other release.  A new release is
+ * a new GLIBC_RELEASE_* block below, its offsets asserted, and a row in
+ * builds.c.
  *
  * Fields marked ABI are read or written by glibc's code as well as ours and
  * follow glibc's protocol for them exactly.  The others are ours in glibc's
@@ -27,6 +34,25 @@
 #include <setjmp.h>
 #include <unwind.h>
 #include <linux/futex.h>
+
+/* The releases libnptl knows, and what differs between them in the
+ * descriptor.  GLIBC_PD_RSEQ_AREA: the rseq area is a member (2.35-2.40);
+ * from 2.41 it lives in static TLS at __rseq_offset instead.
+ * GLIBC_PD_RTLD_CATCH: ld.so's dlopen exception catcher is a member.
+ * GLIBC_PD_GETRANDOM: the vDSO getrandom state pointer is a member.  */
+#if __GLIBC__ == 2 && __GLIBC_MINOR__ == 36
+# define GLIBC_RELEASE "2.36"
+# define GLIBC_PD_RSEQ_AREA 1
+# define GLIBC_PD_RTLD_CATCH 0
+# define GLIBC_PD_GETRANDOM 0
+#elif __GLIBC__ == 2 && __GLIBC_MINOR__ == 41
+# define GLIBC_RELEASE "2.41"
+# define GLIBC_PD_RSEQ_AREA 0
+# define GLIBC_PD_RTLD_CATCH 1
+# define GLIBC_PD_GETRANDOM 1
+#else
+# error "libnptl knows the thread descriptor of glibc 2.36 and 2.41 only (src/glibc/descr.h)"
+#endif
 
 /* glibc's list_t, the link on ld.so's thread lists.  */
 struct glibc_list {
@@ -65,6 +91,20 @@ struct glibc_unwind_buf {
 		} data;
 	} priv;
 };
+
+/* The rseq(2) area as glibc registers it for every thread: 32 bytes,
+ * 32-aligned.  node_id and mm_cid are the kernel's extended ABI (Linux 6.3),
+ * filled in when __rseq_size says glibc asked for them (2.41).  */
+struct glibc_rseq {
+	uint32_t cpu_id_start;
+	uint32_t cpu_id;
+	uint64_t rseq_cs;
+	uint32_t flags;
+	uint32_t node_id;
+	uint32_t mm_cid;
+	uint32_t pad;
+} __attribute__((aligned(32)));
+_Static_assert(sizeof(struct glibc_rseq) == 32, "rseq area");
 
 struct pthread {
 	/* tcbhead_t: the x86_64 TLS ABI header.  ABI.  */
@@ -120,6 +160,9 @@ struct pthread {
 	void *tpp;
 	char res[568] __attribute__((aligned(8)));  /* struct __res_state. ABI */
 	uint64_t sigmask;                /* internal_sigset_t */
+#if GLIBC_PD_RTLD_CATCH
+	void *rtld_catch;                /* ld.so's dlopen error catcher. ABI */
+#endif
 	bool c11;
 	bool exiting;                    /* pthread_kill. ABI */
 	int exit_lock;                   /* ABI */
@@ -127,18 +170,15 @@ struct pthread {
 		char *strsignal_buf;
 		char *strerror_l_buf;
 	} tls_state;                     /* ABI */
-	union {
-		struct {
-			uint32_t cpu_id_start;
-			uint32_t cpu_id;
-			uint64_t rseq_cs;
-			uint32_t flags;
-		};
-		char pad[32];
-	} rseq_area __attribute__((aligned(32)));  /* rseq(2). ABI */
-};
+#if GLIBC_PD_RSEQ_AREA
+	struct glibc_rseq rseq_area __attribute__((aligned(32)));  /* ABI */
+#endif
+#if GLIBC_PD_GETRANDOM
+	void *getrandom_buf;             /* vDSO getrandom state. ABI */
+#endif
+} __attribute__((aligned(64)));
 
-/* Layout of glibc 2.36 (x86_64), as `ptype/o struct pthread` prints it.  */
+/* Layout (x86_64), as `ptype/o struct pthread` prints it: common part.  */
 #define GLIBC_PTHREAD_SIZE 2368
 _Static_assert(sizeof(struct pthread) == GLIBC_PTHREAD_SIZE, "struct pthread size");
 _Static_assert(offsetof(struct pthread, header.dtv) == 0x08, "dtv");
@@ -174,11 +214,37 @@ _Static_assert(offsetof(struct pthread, guardsize) == 1696, "guardsize");
 _Static_assert(offsetof(struct pthread, reported_guardsize) == 1704, "reported_guardsize");
 _Static_assert(offsetof(struct pthread, res) == 1720, "res");
 _Static_assert(offsetof(struct pthread, sigmask) == 2288, "sigmask");
+#if __GLIBC_MINOR__ == 36
 _Static_assert(offsetof(struct pthread, c11) == 2296, "c11");
 _Static_assert(offsetof(struct pthread, exiting) == 2297, "exiting");
 _Static_assert(offsetof(struct pthread, exit_lock) == 2300, "exit_lock");
 _Static_assert(offsetof(struct pthread, tls_state) == 2304, "tls_state");
 _Static_assert(offsetof(struct pthread, rseq_area) == 2336, "rseq_area");
+#elif __GLIBC_MINOR__ == 41
+_Static_assert(offsetof(struct pthread, rtld_catch) == 2296, "rtld_catch");
+_Static_assert(offsetof(struct pthread, c11) == 2304, "c11");
+_Static_assert(offsetof(struct pthread, exiting) == 2305, "exiting");
+_Static_assert(offsetof(struct pthread, exit_lock) == 2308, "exit_lock");
+_Static_assert(offsetof(struct pthread, tls_state) == 2312, "tls_state");
+_Static_assert(offsetof(struct pthread, getrandom_buf) == 2328, "getrandom_buf");
+#endif
+
+/* The fields tests/glibc-layout compares with libc's debug information.  */
+#define GLIBC_PTHREAD_COMMON_FIELDS(F) \
+	F(list) F(tid) F(robust_prev) F(robust_head) F(cleanup) \
+	F(cleanup_jmp_buf) F(cancelhandling) F(flags) F(specific_1stblock) \
+	F(specific) F(specific_used) F(report_events) F(user_stack) \
+	F(stopped_start) F(setup_failed) F(lock) F(setxid_futex) F(joinid) \
+	F(result) F(schedparam) F(schedpolicy) F(start_routine) F(arg) \
+	F(eventbuf) F(nextevent) F(exc) F(stackblock) F(stackblock_size) \
+	F(guardsize) F(reported_guardsize) F(tpp) F(res) F(sigmask) F(c11) \
+	F(exiting) F(exit_lock) F(tls_state)
+#if __GLIBC_MINOR__ == 36
+# define GLIBC_PTHREAD_FIELDS(F) GLIBC_PTHREAD_COMMON_FIELDS(F) F(rseq_area)
+#elif __GLIBC_MINOR__ == 41
+# define GLIBC_PTHREAD_FIELDS(F) GLIBC_PTHREAD_COMMON_FIELDS(F) \
+	F(rtld_catch) F(getrandom_buf)
+#endif
 
 /* cancelhandling bits (glibc's nptl/descr.h).  ABI.  */
 #define CANCELSTATE_BITMASK 0x01
@@ -237,10 +303,13 @@ _Static_assert(sizeof(struct glibc_attr_ext) == 152, "attr extension size");
  * _GNU_SOURCE) says.  */
 #define GLIBC_PTHREAD_STACK_MIN 16384
 
-/* The rseq signature glibc registers with, and the cpu_id that says
+/* The rseq signature glibc registers with, the smallest length it
+ * registers (the kernel's original ABI; glibc asks for __rseq_size when
+ * that is more), and the cpu_id values that say "not registered yet" and
  * "registration failed" to readers of __rseq_offset.  */
 #define GLIBC_RSEQ_SIG 0x53053053
 #define GLIBC_RSEQ_AREA_SIZE 32
+#define RSEQ_CPU_ID_UNINITIALIZED ((uint32_t)-1)
 #define RSEQ_CPU_ID_REGISTRATION_FAILED ((uint32_t)-2)
 
 /* robust_head.futex_offset: pthread_mutex_t.__lock minus __list.__next.  */

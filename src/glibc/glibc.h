@@ -2,12 +2,16 @@
 /*
  * Everything libnptl takes from glibc's and ld.so's private interfaces.
  * A port to another glibc release touches this folder only: descr.h (the
- * thread descriptor), builds.c (the table of known libc builds), probe.c
- * (start-up checks) and ldso.c (ld.so's thread lists and TLS).
+ * thread descriptor, one layout per release), builds.c (a layout and
+ * protocol row per release, the table of known libc builds), probe.c
+ * (start-up checks), ldso.c (ld.so's thread lists), tls.c (static TLS),
+ * thread.c (what glibc expects of every thread: rseq, ld.so's catcher,
+ * the getrandom state) and cancel.c (glibc's own cancellable system calls).
  */
 #ifndef NPTL_GLIBC_H
 #define NPTL_GLIBC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "descr.h"
@@ -27,9 +31,10 @@ extern char _rtld_global[];
 extern const unsigned int __rseq_size;           /* public since 2.35 */
 extern const ptrdiff_t __rseq_offset;
 
-/* What a libc build must look like for descr.h to be right about it:
- * values that can be probed at run time and values only a table can give.
- * builds.c holds the table, probe.c fills and compares.  */
+/* What a libc release must look like for descr.h to be right about it,
+ * and how it behaves where libnptl must follow: values that can be probed
+ * at run time, values only a table can give, and protocol choices.
+ * builds.c holds one row per release, probe.c fills and compares.  */
 struct nptl_glibc_layout {
 	const char *version;          /* gnu_get_libc_version() */
 	/* probed: libc's _thread_db_* descriptors, ld.so's rseq exports */
@@ -37,19 +42,36 @@ struct nptl_glibc_layout {
 	uint32_t off_list, off_tid, off_cancelhandling, off_specific;
 	uint32_t off_schedpolicy, off_start_routine, off_report_events;
 	uint32_t off_dl_stack_used, off_dl_stack_user;
-	uint32_t rseq_offset;         /* -__rseq_offset from the TP */
+	/* __rseq_offset: the area's fixed place in the descriptor, or 0 when
+	 * it lives in static TLS below the thread pointer, where ld.so puts
+	 * it for each process (probed for place and alignment).  */
+	uint32_t rseq_offset;
 	/* table only: nothing at run time describes these */
 	uint32_t off_dl_stack_flags, off_dl_in_flight_stack, off_dl_stack_cache_lock;
+	/* protocols */
+	bool tls_init_new_thread;     /* _dl_allocate_tls_init's flag for the
+					 TLS of a thread that is not the main
+					 one (2.36: "init_tls", true; from
+					 2.39 "main_thread", false) */
+	bool cancel_stub;             /* libc's cancellable system calls run
+					 in a stub that a SIGCANCEL handler
+					 must recognise (cancel.c); else they
+					 switch to asynchronous cancellation
+					 around the call */
 };
 
 struct nptl_glibc_build {
 	const char *build_id;         /* hex NT_GNU_BUILD_ID of libc.so.6 */
 	const char *package;          /* distribution package version */
 	const struct nptl_glibc_layout *layout;
+	uint32_t off_cancel_stub;     /* libc's cancellable-syscall stub, from
+					 libc's load address (cancel_stub) */
 };
 
 extern const struct nptl_glibc_layout __nptl_layouts[];
 extern const struct nptl_glibc_build __nptl_builds[];
+/* The row of a release ("2.41"), or NULL.  */
+const struct nptl_glibc_layout *__nptl_glibc_release(const char *version);
 
 /* probe.c: verify the running libc, once, before anything else.  */
 struct nptl_glibc_report {
@@ -58,10 +80,52 @@ struct nptl_glibc_report {
 	const struct nptl_glibc_build *known;   /* NULL: build not in table */
 	const struct nptl_glibc_layout *layout; /* NULL: version not in table */
 	const char *mismatch;                   /* first disagreeing value */
+	uintptr_t cancel_stub;                  /* where cancel.c found it */
 };
 void __nptl_glibc_probe(struct nptl_glibc_report *r);
 void __nptl_glibc_check(void);
 extern const struct nptl_glibc_layout *__nptl_glibc;
+
+/* cancel.c: glibc's own cancellable system calls (from 2.41) run in a stub
+ * whose [start, end) has not yet made the system call take effect, as
+ * libnptl's own (src/sysdeps/<arch>/syscall_cp.S).  Find it in libc.so.6
+ * (at the table's offset for a known build, by its fingerprint for an
+ * unknown one): its address, or 0 and *why.  */
+uintptr_t __nptl_glibc_cancel_stub_find(const struct nptl_glibc_build *known,
+					const char **why);
+void __nptl_glibc_cancel_stub_set(uintptr_t start);
+extern uintptr_t __nptl_glibc_cancel_lo;
+extern const uintptr_t __nptl_glibc_cancel_len;
+/* Is pc inside glibc's stub, before its system call took effect?  */
+static inline bool nptl_glibc_in_cancel_stub(uintptr_t pc)
+{
+	uintptr_t lo = __atomic_load_n(&__nptl_glibc_cancel_lo, __ATOMIC_RELAXED);
+	return lo && pc - lo < __nptl_glibc_cancel_len;
+}
+
+/* thread.c: what glibc expects of every thread it may meet.
+ *
+ * rseq: each thread's area sits at __rseq_offset from its thread pointer
+ * (inside the descriptor up to 2.40, in static TLS from 2.41).  */
+static inline struct glibc_rseq *nptl_glibc_rseq(struct pthread *pd)
+{
+	return (struct glibc_rseq *)(void *)((char *)pd + __rseq_offset);
+}
+/* Is the calling thread's area registered (glibc's "inherit the creator's
+ * state" rule for ATTR_FLAG_DO_RSEQ)?  */
+bool __nptl_glibc_rseq_registered(struct pthread *self);
+/* In the new thread: register its area if `want`, else mark it failed.  */
+void __nptl_glibc_rseq_register(struct pthread *self, bool want);
+/* Creator, before clone: descriptor fields glibc's code reads that a new
+ * thread must start without (ld.so's catcher of a thread that unwound out
+ * of a dlopen).  */
+void __nptl_glibc_thread_reset(struct pthread *pd);
+/* With __nptl_stack_lock held: a descriptor goes live (it may adopt a
+ * getrandom state from the pool), or its mapping is about to be unmapped
+ * (its state goes into the pool: glibc frees none, and only glibc's own
+ * thread exit returns one to glibc's allocator).  */
+void __nptl_glibc_stack_live(struct pthread *pd);
+void __nptl_glibc_stack_unmap(struct pthread *pd);
 
 /* binding.c: NULL when libnptl's definitions win the binding, else why.  */
 const char *__nptl_binding_problem(void);

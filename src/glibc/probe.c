@@ -2,11 +2,13 @@
 /*
  * Start-up check of the running libc against what libnptl was built for.
  * Probed: libc's _thread_db_* descriptors (what libthread_db reads; each is
- * {bits, count, offset}), ld.so's __rseq_offset, and libc's build-id.
- * Only a table can vouch for the rest (builds.c).  libnptl runs on a known
- * build, or on an unknown build of a known release whose every probe agrees;
- * anything else is refused before a single thread is made, because writing
- * glibc's descriptor with the wrong layout would corrupt memory.
+ * {bits, count, offset}), ld.so's __rseq_offset, libc's cancellable-syscall
+ * stub where the release has one, and libc's build-id.  Only a table can
+ * vouch for the rest (builds.c).  libnptl runs on the release whose headers
+ * it was compiled against (descr.h): on a known build, or on an unknown
+ * build of that release whose every probe agrees; anything else is refused
+ * before a single thread is made, because writing glibc's descriptor with
+ * the wrong layout would corrupt memory.
  */
 #include <dlfcn.h>
 #include <link.h>
@@ -56,6 +58,19 @@ static uint32_t db_size(const char *name)
 	return d ? *d : 0;
 }
 
+/* Where ld.so put the rseq area: in static TLS, below the thread pointer,
+ * 32-aligned, inside the block _dl_get_tls_static_info accounts for (which
+ * every libnptl thread's mapping reserves).  */
+static bool rseq_in_static_tls(void)
+{
+	size_t size, align;
+	_dl_get_tls_static_info(&size, &align);
+	ptrdiff_t off = __rseq_offset;
+	return off < 0 && off % GLIBC_RSEQ_AREA_SIZE == 0 &&
+	       (size_t)-off <= size - sizeof(struct pthread) &&
+	       (size_t)-off >= sizeof(struct glibc_rseq);
+}
+
 void __nptl_glibc_probe(struct nptl_glibc_report *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -64,13 +79,10 @@ void __nptl_glibc_probe(struct nptl_glibc_report *r)
 	for (const struct nptl_glibc_build *b = __nptl_builds; b->build_id; b++)
 		if (strcmp(b->build_id, r->build_id) == 0)
 			r->known = b;
-	for (const struct nptl_glibc_layout *l = __nptl_layouts; l->version; l++)
-		if (strcmp(l->version, r->version) == 0)
-			r->layout = l;
-	if (r->known)
-		r->layout = r->known->layout;
+	r->layout = r->known ? r->known->layout : __nptl_glibc_release(r->version);
 	const struct nptl_glibc_layout *l = r->layout;
-	if (!l) {
+	if (!l || strcmp(l->version, GLIBC_RELEASE) != 0 ||
+	    strcmp(r->version, GLIBC_RELEASE) != 0) {
 		r->mismatch = "release";
 		return;
 	}
@@ -98,13 +110,21 @@ void __nptl_glibc_probe(struct nptl_glibc_report *r)
 		  db_offset("_thread_db_rtld_global__dl_stack_used"), l->off_dl_stack_used },
 		{ "_thread_db_rtld_global__dl_stack_user",
 		  db_offset("_thread_db_rtld_global__dl_stack_user"), l->off_dl_stack_user },
-		{ "__rseq_offset", (long)__rseq_offset, l->rseq_offset },
+		{ "__rseq_offset",
+		  l->rseq_offset ? (long)__rseq_offset : rseq_in_static_tls(),
+		  l->rseq_offset ? (long)l->rseq_offset : 1 },
 		/* descr.h is compiled in: the table must describe it too.  */
 		{ "descr.h sizeof(struct pthread)", sizeof(struct pthread),
 		  l->sizeof_pthread },
 		{ "descr.h tid", offsetof(struct pthread, tid), l->off_tid },
+		{ "descr.h cancelhandling", offsetof(struct pthread, cancelhandling),
+		  l->off_cancelhandling },
+#if GLIBC_PD_RSEQ_AREA
 		{ "descr.h rseq_area", offsetof(struct pthread, rseq_area),
 		  l->rseq_offset },
+#else
+		{ "descr.h rseq_area", 0, l->rseq_offset },
+#endif
 	};
 	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
 		if (probes[i].got != probes[i].want) {
@@ -127,6 +147,11 @@ void __nptl_glibc_probe(struct nptl_glibc_report *r)
 		r->mismatch = "main thread descriptor";
 		return;
 	}
+	if (l->cancel_stub) {
+		r->cancel_stub = __nptl_glibc_cancel_stub_find(r->known, &r->mismatch);
+		if (!r->cancel_stub)
+			return;
+	}
 }
 
 void __nptl_glibc_check(void)
@@ -134,16 +159,30 @@ void __nptl_glibc_check(void)
 	struct nptl_glibc_report r;
 	__nptl_glibc_probe(&r);
 	if (r.mismatch) {
+		const char *id = r.build_id[0] ? r.build_id : "unknown";
 		char msg[512];
-		snprintf(msg, sizeof(msg),
-			 "glibc %s (build-id %s) is not supported: %s does not "
-			 "match libnptl's table; libnptl refuses to start rather "
-			 "than corrupt glibc's thread descriptors (see libnptl(7))",
-			 r.version, r.build_id[0] ? r.build_id : "unknown",
-			 r.mismatch);
+		if (strcmp(r.mismatch, "release") != 0)
+			snprintf(msg, sizeof(msg),
+				 "glibc %s (build-id %s) is not supported: %s does "
+				 "not match libnptl's table; libnptl refuses to start "
+				 "rather than corrupt glibc's thread descriptors (see "
+				 "libnptl(7))", r.version, id, r.mismatch);
+		else if (__nptl_glibc_release(r.version))
+			snprintf(msg, sizeof(msg),
+				 "glibc %s (build-id %s) is not the release this "
+				 "libnptl was built for (glibc " GLIBC_RELEASE "): "
+				 "install the libnptl built for glibc %s (see "
+				 "libnptl(7))", r.version, id, r.version);
+		else
+			snprintf(msg, sizeof(msg),
+				 "glibc %s (build-id %s) is not supported: release "
+				 "does not match libnptl's table (this libnptl runs on "
+				 "glibc " GLIBC_RELEASE "; see libnptl(7))",
+				 r.version, id);
 		__nptl_fatal(msg);
 	}
 	__nptl_glibc = r.layout;
+	__nptl_glibc_cancel_stub_set(r.cancel_stub);
 	if (__nptl_verbose)
 		__nptl_say("glibc %s build %s: %s", r.version, r.build_id,
 			   r.known ? r.known->package : "unknown build, every probe agreed");

@@ -68,6 +68,7 @@ void __nptl_tls_reinit(struct pthread *pd)
 	char save[256];
 	char *blk = (char *)pd - libc_tls_off;
 	memcpy(save, blk, libc_tls_size);
-	_dl_allocate_tls_init(pd, true);
+	/* The flag's meaning changed between releases (builds.c).  */
+	_dl_allocate_tls_init(pd, __nptl_glibc->tls_init_new_thread);
 	memcpy(blk, save, libc_tls_size);
 }
