@@ -536,7 +536,7 @@ void __nptl_handoff_slept(int *hint, int budget, unsigned int t0,
  * threads outnumber CPUs.  The CPU comes from the rseq area.  */
 static inline unsigned int nptl_cpu_tag(void)
 {
-	int c = (int)__atomic_load_n(&nptl_self()->rseq_area.cpu_id,
+	int c = (int)__atomic_load_n(&nptl_glibc_rseq(nptl_self())->cpu_id,
 				     __ATOMIC_RELAXED);
 	return c >= 0 ? (unsigned int)c + 1 : 0;
 }

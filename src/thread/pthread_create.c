@@ -32,19 +32,6 @@
 		     CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS |          \
 		     CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID)
 
-static void register_rseq(struct pthread *pd)
-{
-	pd->rseq_area.cpu_id_start = 0;
-	pd->rseq_area.rseq_cs = 0;
-	pd->rseq_area.flags = 0;
-	pd->rseq_area.cpu_id = (uint32_t)-1;   /* RSEQ_CPU_ID_UNINITIALIZED */
-	if ((pd->flags & ATTR_FLAG_DO_RSEQ) &&
-	    nptl_sys4(SYS_rseq, &pd->rseq_area, GLIBC_RSEQ_AREA_SIZE, 0,
-		      GLIBC_RSEQ_SIG) == 0)
-		return;
-	pd->rseq_area.cpu_id = RSEQ_CPU_ID_REGISTRATION_FAILED;
-}
-
 static _Noreturn void start(void *arg)
 {
 	struct pthread *pd = arg;
@@ -62,7 +49,7 @@ static _Noreturn void start(void *arg)
 	errno = 0;
 	__resp = (struct __res_state *)(void *)pd->res;
 	__ctype_init();
-	register_rseq(pd);
+	__nptl_glibc_rseq_register(pd, pd->flags & ATTR_FLAG_DO_RSEQ);
 	nptl_sys2(SYS_set_robust_list, &pd->robust_head, sizeof(pd->robust_head));
 	/* From here on glibc's setuid broadcast may signal this thread.  */
 	if (__atomic_exchange_n(&pd->setxid_futex, 0, __ATOMIC_ACQ_REL) == (unsigned)-2)
@@ -133,8 +120,9 @@ static void init_descriptor(struct pthread *pd, const struct glibc_attr *a,
 	pd->flags = (a->flags & ~(ATTR_FLAG_SCHED_SET | ATTR_FLAG_POLICY_SET)) |
 		    (self->flags & (ATTR_FLAG_SCHED_SET | ATTR_FLAG_POLICY_SET)) |
 		    NPTL_PD_OURS;
-	if ((int)__atomic_load_n(&self->rseq_area.cpu_id, __ATOMIC_RELAXED) >= 0)
+	if (__nptl_glibc_rseq_registered(self))
 		pd->flags |= ATTR_FLAG_DO_RSEQ;
+	__nptl_glibc_thread_reset(pd);
 	pd->specific[0] = pd->specific_1stblock;
 	if (pd->specific_used)
 		reset_specific(pd);

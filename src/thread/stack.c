@@ -232,6 +232,7 @@ static struct nptl_ext *trim_locked(void)
 	       e != &cache) {
 		struct nptl_ext *prev = e->prev;
 		if (__atomic_load_n(&ext_pd(e)->tid, __ATOMIC_ACQUIRE) <= 0) {
+			__nptl_glibc_stack_unmap(ext_pd(e));
 			list_del(e);
 			cache_bytes -= e->map_size;
 			cache_entries--;
@@ -331,6 +332,7 @@ void *__nptl_stack_top(struct pthread *pd)
 int __nptl_stack_live(struct pthread *pd)
 {
 	stack_lock();
+	__nptl_glibc_stack_live(pd);
 	__nptl_dl_lock();
 	int err = match_prot(pd);
 	if (!err) {
