@@ -11,9 +11,9 @@
  * and enabled and not yet EXITING: it sets EXITING (no second cancellation
  * can start on top) and unwinds with PTHREAD_CANCELED as its result.
  *
- * glibc's protocol (kept for glibc's cancellation points and for the
- * futex waits of libnptl's other families): a blocking call switches the
- * thread to asynchronous cancellation around its system call
+ * glibc 2.36's protocol (kept for glibc 2.36's own cancellation points and
+ * for the futex waits of libnptl's other families): a blocking call switches
+ * the thread to asynchronous cancellation around its system call
  * (__nptl_enable_asynccancel / __nptl_disable_asynccancel).  A cancellation
  * already requested acts at once; one requested meanwhile arrives as
  * SIGCANCEL, and the handler unwinds from inside the call.  That loses
@@ -41,6 +41,16 @@
  *    acts at the next cancellation point.  A call that completed with
  *    EINTR had no effect (the one exception, close, is excluded), so
  *    __nptl_syscall_cp acts on a pending cancellation then.
+ *
+ * glibc 2.41 fixed its bug 12683 the same way: its own cancellation points
+ * (the read inside fgets...) make the call in a stub of its own with the
+ * same window, CANCELED tested first, and no asynchronous switch.  Its
+ * range is known to src/glibc/cancel.c, and the handler treats it as its
+ * own stub's: a thread found there is sent to our cancel trampoline (both
+ * stubs are leaves that keep the return address at the top of the stack,
+ * which is all the trampoline's unwind information assumes), and one that
+ * completed with EINTR is cancelled by glibc's code after the stub, which
+ * sees CANCELED as ours does.
  *
  * So no data is lost: the thread is unwound only where the call never took
  * effect.  And no cancellation is lost: CANCELED is set before the signal
@@ -197,7 +207,8 @@ static void sigcancel_handler(int sig, siginfo_t *si, void *ctx)
 
 	ucontext_t *uc = ctx;
 	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-	if (pc >= (uintptr_t)__nptl_cp_begin && pc < (uintptr_t)__nptl_cp_end) {
+	if ((pc >= (uintptr_t)__nptl_cp_begin && pc < (uintptr_t)__nptl_cp_end) ||
+	    nptl_glibc_in_cancel_stub(pc)) {
 		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)__nptl_cp_cancel;
 		return;
 	}
