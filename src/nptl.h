@@ -470,8 +470,9 @@ static inline int *nptl_sem_word(struct nptl_sem *s)
 void *__nptl_sem_map_add(const char *name, int fd, void *mapped) NPTL_HIDDEN;
 bool __nptl_sem_map_drop(void *sem) NPTL_HIDDEN;
 /* sem_unlink.c: glibc's file name for a named semaphore, "/dev/shm/sem."
- * and the name without its leading slashes; -1 for a name glibc refuses
- * (empty, with another slash, longer than NAME_MAX).  */
+ * and the name without its leading slashes; 0, or EINVAL for a name glibc
+ * refuses (empty, with another slash) and ENAMETOOLONG for one longer than
+ * NAME_MAX.  */
 #define NPTL_SEM_PATH_SIZE (sizeof("/dev/shm/") + 4 + 255)
 int __nptl_sem_path(char path[NPTL_SEM_PATH_SIZE], const char *name) NPTL_HIDDEN;
 

@@ -126,15 +126,25 @@ int main(void)
 	}
 	CHECK_ERR(pthread_timedjoin_np(t, &r, &ts), ETIMEDOUT);
 	/* glibc 2.36 spins until the thread ends on an invalid timespec (its
-	 * futex wait's EINVAL is ignored); libnptl reports EINVAL.  */
+	 * futex wait's EINVAL is ignored); libnptl reports EINVAL, and so
+	 * does glibc from 2.41, which checks the timespec first.  */
 	struct timespec bad = { 0, 1000000000 };
-	if (t_on_libnptl())
+	if (t_on_libnptl() || __GLIBC_MINOR__ >= 41)
 		CHECK_ERR(pthread_timedjoin_np(t, &r, &bad), EINVAL);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	ts.tv_sec += 10;
 	CHECK_ERR(pthread_clockjoin_np(t, &r, CLOCK_PROCESS_CPUTIME_ID, &ts), EINVAL);
 	CHECK0(pthread_clockjoin_np(t, &r, CLOCK_MONOTONIC, &ts));
 	CHECK(r == (void *)8);
+#if __GLIBC_MINOR__ >= 41
+	/* From 2.41 a bad timespec is EINVAL whether or not the thread has
+	 * ended already (2.36 joins an ended thread), and the thread stays
+	 * joinable.  */
+	CHECK0(pthread_create(&t, NULL, ret_arg, (void *)9));
+	CHECK_ERR(pthread_timedjoin_np(t, &r, &bad), EINVAL);
+	CHECK0(pthread_join(t, &r));
+	CHECK(r == (void *)9);
+#endif
 
 	/* Many threads at once, then many in sequence (descriptor reuse).  */
 	enum { N = 200 };

@@ -17,6 +17,7 @@
  * glibc-2.41); a build's cancellable-syscall stub from
  * `gdb -batch -ex 'info address __syscall_cancel_arch_start' libc.so.6`.
  */
+#include <errno.h>
 #include <string.h>
 #include "glibc.h"
 
@@ -40,12 +41,17 @@ const struct nptl_glibc_layout __nptl_layouts[] = {
 		.off_dl_stack_cache_lock = 4328,
 		.tls_init_new_thread = true,
 		.cancel_stub = false,
+		.join_checks_time_first = false,
+		.sem_long_name_errno = EINVAL,
+		.sem_open_user_oflags = true,
 	},
 	{
 		/* Debian 13 (trixie).  struct pthread gained rtld_catch and
 		 * getrandom_buf and lost rseq_area (now in static TLS);
 		 * _rtld_global shrank; cancellation points run in a stub
-		 * (glibc bug 12683 fixed).  */
+		 * (glibc bug 12683 fixed); pthread_clockjoin_np checks its
+		 * timespec first; sem_open says ENAMETOOLONG and keeps no
+		 * caller flag but O_EXCL when it opens an existing file.  */
 		.version = "2.41",
 		.sizeof_pthread = 2368,
 		.off_list = 704,
@@ -63,6 +69,9 @@ const struct nptl_glibc_layout __nptl_layouts[] = {
 		.off_dl_stack_cache_lock = 2880,
 		.tls_init_new_thread = false,
 		.cancel_stub = true,
+		.join_checks_time_first = true,
+		.sem_long_name_errno = ENAMETOOLONG,
+		.sem_open_user_oflags = false,
 	},
 	{ .version = NULL },
 };

@@ -58,6 +58,17 @@ struct nptl_glibc_layout {
 					 must recognise (cancel.c); else they
 					 switch to asynchronous cancellation
 					 around the call */
+	/* behaviour of public interfaces that changed between releases */
+	bool join_checks_time_first;  /* pthread_timedjoin_np/clockjoin_np:
+					 an invalid timespec is EINVAL before
+					 looking at the thread (2.41), not
+					 only when about to wait (2.36) */
+	int sem_long_name_errno;      /* sem_open of a name longer than
+					 NAME_MAX: EINVAL (2.36), ENAMETOOLONG
+					 (2.41) */
+	bool sem_open_user_oflags;    /* sem_open of an existing semaphore
+					 passes the caller's other open flags
+					 on (2.36) or only O_EXCL (2.41) */
 };
 
 struct nptl_glibc_build {

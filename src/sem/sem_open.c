@@ -199,8 +199,10 @@ static sem_t *sem_create(const char *name, const char *path, int oflag,
 NPTL_API sem_t *__nptl_sem_open(const char *name, int oflag, ...)
 {
 	char path[NPTL_SEM_PATH_SIZE];
-	if (__nptl_sem_path(path, name) != 0) {
-		errno = EINVAL;
+	int bad = __nptl_sem_path(path, name);
+	if (bad) {
+		errno = bad == ENAMETOOLONG ? __nptl_glibc->sem_long_name_errno
+					    : EINVAL;
 		return SEM_FAILED;
 	}
 	mode_t mode = 0;
@@ -216,9 +218,11 @@ NPTL_API sem_t *__nptl_sem_open(const char *name, int oflag, ...)
 	for (;;) {
 		/* Without O_EXCL an existing semaphore is opened first.  */
 		if (!(oflag & O_CREAT) || !(oflag & O_EXCL)) {
+			int keep = __nptl_glibc->sem_open_user_oflags
+					   ? oflag & ~(O_CREAT | O_ACCMODE)
+					   : oflag & O_EXCL;
 			int fd = sys_open(path,
-					  (oflag & ~(O_CREAT | O_ACCMODE)) |
-						  O_NOFOLLOW | O_RDWR | O_CLOEXEC,
+					  keep | O_NOFOLLOW | O_RDWR | O_CLOEXEC,
 					  0);
 			if (fd >= 0) {
 				void *s = __nptl_sem_map_add(name, fd, MAP_FAILED);

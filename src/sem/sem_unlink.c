@@ -17,8 +17,10 @@ int __nptl_sem_path(char path[NPTL_SEM_PATH_SIZE], const char *name)
 	while (*name == '/')
 		name++;
 	size_t n = strlen(name);
-	if (n == 0 || n > NAME_MAX || memchr(name, '/', n))
-		return -1;
+	if (n == 0 || memchr(name, '/', n))
+		return EINVAL;
+	if (n > NAME_MAX)
+		return ENAMETOOLONG;
 	memcpy(path, prefix, sizeof(prefix) - 1);
 	memcpy(path + sizeof(prefix) - 1, name, n + 1);
 	return 0;

@@ -45,6 +45,11 @@ int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
 		return ESRCH;
 	if (nptl_joinid(pd) == pd)
 		return EINVAL;
+	/* From glibc 2.41 a bad deadline is an error even if the thread has
+	 * already exited (src/glibc/builds.c).  */
+	if (abs && __nptl_glibc->join_checks_time_first &&
+	    !nptl_valid_timespec(abs))
+		return EINVAL;
 	/* Joining ourselves, or a thread that is joining us.  */
 	if (pd == self ||
 	    (nptl_joinid(self) == pd &&
