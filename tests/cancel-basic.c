@@ -295,6 +295,15 @@ static void *nested_thread(void *arg)
 
 static void test_nested_handler(void)
 {
+	/* glibc 2.41's handler looks only at the innermost interrupted
+	 * context: it finds the handler, not its read stub, does nothing,
+	 * and the read restarts and blocks for good.  libnptl keeps the
+	 * signal pending until the stub is back (src/cancel/cancellation.c).  */
+	if (!t_on_libnptl() && __GLIBC_MINOR__ >= 41) {
+		printf("nested handler: not checked on plain glibc 2.41 (the "
+		       "cancellation is lost there)\n");
+		return;
+	}
 	struct sigaction sa = { .sa_handler = slow_handler, .sa_flags = SA_RESTART };
 	sigemptyset(&sa.sa_mask);
 	CHECK0(sigaction(SIGUSR2, &sa, NULL));
