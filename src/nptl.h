@@ -587,9 +587,10 @@ _Static_assert(sizeof(struct nptl_barrier) == sizeof(pthread_barrier_t),
 
 /* pthread_rwlock_t with glibc's offsets for what programs and glibc's
  * static initializers fix (cur_writer, shared, flags = kind); the first 24
- * bytes carry libnptl's own protocol (src/rwlock/rwlock_common.c).  */
+ * bytes carry libnptl's own protocol, and the 16 bytes glibc gives to
+ * elision and padding carry the read bias (src/rwlock/pthread_rwlock.c).  */
 struct nptl_rwlock {
-	unsigned int state;     /* readers | NPTL_RW_WRLOCKED | NPTL_RW_WAITERS */
+	unsigned int state;     /* readers | NPTL_RW_BIAS | _WRLOCKED | _WAITERS */
 	int lk;                 /* internal lock of the slow path (0/1/2) */
 	unsigned int rseq;      /* futex word of waiting readers */
 	unsigned int wseq;      /* futex word of waiting writers */
@@ -597,12 +598,14 @@ struct nptl_rwlock {
 	unsigned int wwait;     /* writers queued (under lk) */
 	int cur_writer;         /* tid of the write owner, as glibc */
 	int shared;             /* 0 private, 1 process-shared, as glibc */
-	unsigned char elision_pad[8];
-	unsigned long pad2;
+	unsigned int slots;     /* 1: readers may hold slots, a writer scans */
+	unsigned int unused;
+	unsigned long inhibit;  /* CLOCK_MONOTONIC ns: no bias before this */
 	unsigned int flags;     /* kind: PTHREAD_RWLOCK_PREFER_*_NP */
 };
-#define NPTL_RW_READERS 0x3fffffffu
+#define NPTL_RW_READERS 0x1fffffffu
 #define NPTL_RW_MAX_READERS ((1u << 28) - 1)    /* glibc's limit */
+#define NPTL_RW_BIAS 0x20000000u
 #define NPTL_RW_WRLOCKED 0x40000000u
 #define NPTL_RW_WAITERS 0x80000000u
 struct nptl_rwlockattr {
@@ -617,5 +620,11 @@ _Static_assert(offsetof(struct nptl_rwlock, shared) ==
 	       offsetof(pthread_rwlock_t, __data.__shared), "rwlock shared");
 _Static_assert(offsetof(struct nptl_rwlock, cur_writer) ==
 	       offsetof(pthread_rwlock_t, __data.__cur_writer), "rwlock writer");
+/* The bias lives where glibc keeps __rwelision and padding, which its
+ * static initializers leave zero: a zero lock is unbiased.  */
+_Static_assert(offsetof(struct nptl_rwlock, slots) ==
+	       offsetof(pthread_rwlock_t, __data.__rwelision), "rwlock slots");
+_Static_assert(offsetof(struct nptl_rwlock, inhibit) ==
+	       offsetof(pthread_rwlock_t, __data.__pad2), "rwlock inhibit");
 
 #endif

@@ -49,11 +49,115 @@
  * EINVAL even when the lock is free.  Unlike glibc, unlocking a lock the
  * caller cannot hold (no reader, not our write lock) is EPERM rather than
  * corruption.
+ *
+ * Read bias (BRAVO: Dice and Kogan, "BRAVO: Biased Locking for
+ * Reader-Writer Locks", USENIX ATC 2019).  Every reader above writes
+ * `state`, so readers on many cores queue for its cache line even when
+ * no writer ever comes.  While a process-private lock has NPTL_RW_BIAS
+ * set in `state`, a reader instead publishes itself in a process-wide
+ * table of slots (slot_table) and never writes the lock:
+ *  - reader: CAS its slot from empty to the lock's address, then load
+ *    `state` again; if BIAS is still set it holds the read lock, else it
+ *    empties the slot and takes the path above.  A slot that is not
+ *    empty (another thread's, see below) also sends it there;
+ *  - writer: takes the lock word as above, by a CAS that also clears BIAS
+ *    (the kinds without writer preference), then, if `slots` says that
+ *    readers may hold slots, waits until no slot holds this lock: spin,
+ *    then yield, then sleep with a growing nap (readers leave a slot with
+ *    a plain store and wake nobody, which is what keeps them cheap).
+ * Both CASes and the loads after them are sequentially consistent, so
+ * this is Dekker's handshake: of a reader's publish-then-check and a
+ * writer's clear-then-scan, at least one sees the other.  Either the
+ * reader sees BIAS gone and backs out, or the writer's scan sees its
+ * slot and waits for it.  BIAS is set only by a reader that holds the
+ * read lock through the lock word, by a CAS from a state without
+ * WRLOCKED; so while a writer holds the lock BIAS stays clear, and every
+ * reader that arrives meanwhile queues on the lock word as usual.  A
+ * reader that saw a stale BIAS and published late sees the clear on its
+ * re-check; if it sees BIAS set again, that is a later epoch, begun by
+ * a reader after the writer had left.  A writer scans only the lines
+ * threads have taken (`lines_taken`, read after its clear: a reader
+ * takes its line before it publishes, so a line taken too late to be
+ * scanned belongs to a reader whose re-check comes after the clear).
+ * `slots` is set (before BIAS, by the reader that sets it) and cleared
+ * only by a writer whose scan found the table free of this lock, under
+ * WRLOCKED: BIAS may also be cleared by a writer that never scans
+ * (writer preference, trywrlock, a timeout), and the readers of that
+ * epoch are then still for the next writer to wait for.
+ *
+ * With PREFER_WRITER_NONRECURSIVE_NP an arriving writer clears BIAS at
+ * once (and again with NPTL_RW_WAITERS when it queues), and a reader may
+ * set BIAS only while WAITERS is clear: a queued writer stops new readers
+ * on both paths.  trywrlock takes the lock word, and gives it back with
+ * EBUSY if one scan finds a slot holding the lock; timed writers give it
+ * back with ETIMEDOUT if their deadline passes while they wait for slots.
+ * Either way BIAS stays clear and `slots` set.  Biased readers never
+ * block, so tryrdlock and the timed reads simply try a slot first.
+ *
+ * When bias comes back.  A writer measures what its revocation cost
+ * (from its clear to the end of its scan, waits included) and sets
+ * `inhibit` to the end plus BIAS_N times that cost; a reader that got in
+ * through the lock word sets BIAS again only after that (it reads the
+ * clock on one in TICKS such reads: it is the write-heavy path).  So
+ * writers lose at most about 1/(BIAS_N + 1) of their time to revocation,
+ * and a lock that sees writes all the time stays on the lock word.  A
+ * fresh lock (inhibit 0) turns biased at its first read.
+ *
+ * Which slot, and who releases it.  Each thread takes one cache line of
+ * the table (8 slots) at its first biased read, in order, so the first
+ * 512 threads never share a line and readers on different cores never
+ * write the same line; within its line a thread uses the slot the
+ * lock's address hashes to.  Its own record (`rw_self`, in libnptl's
+ * static TLS, so it exists in every thread, glibc-made ones included)
+ * holds, for each of its 8 slots, the lock it holds there and how many
+ * times.  A recursive read takes no new slot.  With the default kinds it
+ * is granted even when BIAS is gone, since a writer may be waiting for
+ * exactly that slot and these kinds promise that a reader never waits
+ * for a writer that does not hold the lock; with writer preference it
+ * then waits behind the writer, which deadlocks as in glibc.  Unlock
+ * looks at that record first: a thread releases only a slot its record
+ * says it holds, so two threads whose lines coincide (after 512 threads
+ * were made) never release each other's slot; the slot CAS from empty
+ * keeps them from sharing one.  Two locks of one thread that hash to
+ * the same slot: the second uses the lock word.  A thread that exits
+ * holding a read lock leaks it, slot or lock word alike; one that
+ * write-locks a lock it holds through a slot waits for itself, as with
+ * the lock word (a timed one times out, holding the lock word meanwhile).
+ *
+ * Process-shared locks never set BIAS: `slots` stays 0 and writers never
+ * scan, so the protocol between processes is exactly the one above.
+ * tests/model/rwlock.pml with -DBIAS models the bias with the rest.
  */
 #include <limits.h>
+#include <stdint.h>
+#include <time.h>
 #include "nptl.h"
 
 #define SPIN 100
+
+#define LINE_SLOTS 8            /* one cache line of pointers */
+#define LINES 512
+#define BIAS_N 9                /* inhibit for BIAS_N x the revocation */
+#define TICKS 16                /* clock reads: 1 in TICKS slow reads */
+#define SLOT_SPIN 200           /* a writer waiting for a slot: pauses, */
+#define SLOT_YIELDS 10          /* then yields, */
+#define NAP_MIN 2000            /* then naps, ns, */
+#define NAP_MAX 1000000         /* doubling up to this */
+
+static struct nptl_rwlock *slot_table[LINES * LINE_SLOTS]
+	__attribute__((aligned(64)));
+static unsigned long lines_taken;
+
+struct rw_held {
+	struct nptl_rwlock *lock;       /* held through this slot, or NULL */
+	unsigned int count;             /* read locks held through it */
+};
+static __thread struct rw_self {
+	struct nptl_rwlock **line;      /* our line of slot_table, or NULL */
+	unsigned int nheld;             /* slots with a lock */
+	unsigned int tick;
+	struct rw_held held[LINE_SLOTS];
+} rw_self __attribute__((tls_model("initial-exec")));
 
 static inline struct nptl_rwlock *rwl(pthread_rwlock_t *rw)
 {
@@ -79,6 +183,123 @@ static inline bool cas(unsigned int *p, unsigned int *old, unsigned int new)
 static inline unsigned int load(unsigned int *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+/* For the CASes that clear NPTL_RW_BIAS: one side of the handshake.  */
+static inline bool cas_sc(unsigned int *p, unsigned int *old, unsigned int new)
+{
+	return __atomic_compare_exchange_n(p, old, new, false, __ATOMIC_SEQ_CST,
+					   __ATOMIC_RELAXED);
+}
+
+static inline unsigned long now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long)ts.tv_sec * 1000000000ul +
+	       (unsigned long)ts.tv_nsec;
+}
+
+/* The slot of a lock within a thread's line.  */
+static inline unsigned int slot_of(const struct nptl_rwlock *rw)
+{
+	return (unsigned int)(((uintptr_t)rw * 0x9e3779b97f4a7c15ull) >> 61);
+}
+
+static __attribute__((noinline)) struct nptl_rwlock **take_line(struct rw_self *me)
+{
+	unsigned long n = __atomic_fetch_add(&lines_taken, 1, __ATOMIC_SEQ_CST);
+	me->line = &slot_table[(n % LINES) * LINE_SLOTS];
+	return me->line;
+}
+
+/* Our record of rw, if we hold it through a slot.  */
+static inline struct rw_held *held_slot(const struct nptl_rwlock *rw)
+{
+	struct rw_self *me = &rw_self;
+	if (__builtin_expect(me->nheld == 0, 1))
+		return NULL;
+	struct rw_held *h = &me->held[slot_of(rw)];
+	return h->lock == rw ? h : NULL;
+}
+
+static inline bool recurse(struct rw_held *h)
+{
+	if (h->count >= NPTL_RW_MAX_READERS)
+		return false;   /* the lock word says EAGAIN if it must */
+	h->count++;
+	return true;
+}
+
+/* A read lock through our slot, if BIAS is set and the slot is free; or
+ * another read lock of one we hold through a slot.  */
+static inline bool rdlock_slot(struct nptl_rwlock *rw)
+{
+	struct rw_self *me = &rw_self;
+	if (!(load(&rw->state) & NPTL_RW_BIAS)) {
+		/* With writer preference a writer has arrived: a recursive
+		 * read waits behind it, as in glibc.  */
+		struct rw_held *h = held_slot(rw);
+		return h && !writer_first(rw) && recurse(h);
+	}
+	unsigned int j = slot_of(rw);
+	struct rw_held *h = &me->held[j];
+	if (h->lock)    /* ours: this lock again, or another one */
+		return h->lock == rw && recurse(h);
+	struct nptl_rwlock **line = me->line;
+	if (__builtin_expect(line == NULL, 0))
+		line = take_line(me);
+	struct nptl_rwlock *none = NULL;
+	if (!__atomic_compare_exchange_n(&line[j], &none, rw, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		return false;   /* a thread that shares our line */
+	if (!(__atomic_load_n(&rw->state, __ATOMIC_SEQ_CST) & NPTL_RW_BIAS)) {
+		__atomic_store_n(&line[j], NULL, __ATOMIC_RELEASE);
+		return false;
+	}
+	h->lock = rw;
+	h->count = 1;
+	me->nheld++;
+	return true;
+}
+
+static inline void slot_release(struct rw_held *h)
+{
+	if (--h->count)
+		return;
+	struct rw_self *me = &rw_self;
+	h->lock = NULL;
+	me->nheld--;
+	__atomic_store_n(&me->line[h - me->held], NULL, __ATOMIC_RELEASE);
+}
+
+/* We hold a read lock through the lock word: set BIAS if the inhibition
+ * is over (see top).  */
+static __attribute__((noinline)) void bias_try(struct nptl_rwlock *rw)
+{
+	unsigned long until = __atomic_load_n(&rw->inhibit, __ATOMIC_RELAXED);
+	if (until) {
+		if (++rw_self.tick % TICKS)
+			return;
+		if (now_ns() < until)
+			return;
+	}
+	unsigned int s = load(&rw->state);
+	for (;;) {
+		if (s & (NPTL_RW_BIAS | NPTL_RW_WRLOCKED))
+			return;
+		if (writer_first(rw) && (s & NPTL_RW_WAITERS))
+			return;
+		__atomic_store_n(&rw->slots, 1, __ATOMIC_RELAXED);
+		if (cas(&rw->state, &s, s | NPTL_RW_BIAS))
+			return;
+	}
+}
+
+static inline void bias_maybe(struct nptl_rwlock *rw, unsigned int s)
+{
+	if (!(s & NPTL_RW_BIAS) && is_private(rw))
+		bias_try(rw);
 }
 
 /* The internal lock: glibc's 0/1/2 lock, on a private or shared futex.  */
@@ -217,8 +438,10 @@ static inline bool rdlock_fast(struct nptl_rwlock *rw)
 {
 	unsigned int s = __atomic_fetch_add(&rw->state, 1, __ATOMIC_ACQUIRE);
 	if (reader_may_enter(rw, s, false) &&
-	    (s & NPTL_RW_READERS) < NPTL_RW_MAX_READERS)
+	    (s & NPTL_RW_READERS) < NPTL_RW_MAX_READERS) {
+		bias_maybe(rw, s);
 		return true;
+	}
 	read_release(rw, s + 1);
 	return false;
 }
@@ -237,8 +460,10 @@ static __attribute__((noinline)) int rdlock(pthread_rwlock_t *lock, bool try,
 		if (reader_may_enter(rw, s, false)) {
 			if ((s & NPTL_RW_READERS) >= NPTL_RW_MAX_READERS)
 				return EAGAIN;
-			if (cas(&rw->state, &s, s + 1))
+			if (cas(&rw->state, &s, s + 1)) {
+				bias_maybe(rw, s);
 				return 0;
+			}
 			continue;
 		}
 		if (spin-- <= 0)
@@ -257,8 +482,11 @@ static __attribute__((noinline)) int rdlock(pthread_rwlock_t *lock, bool try,
 				break;
 			}
 			unsigned int n = ((s + 1) & ~NPTL_RW_WAITERS) | waiters_bit(rw);
-			if (cas(&rw->state, &s, n))
-				break;
+			if (cas(&rw->state, &s, n)) {
+				lk_unlock(rw);
+				bias_maybe(rw, n);
+				return 0;
+			}
 			continue;
 		}
 		if (try) {
@@ -286,20 +514,107 @@ static __attribute__((noinline)) int rdlock(pthread_rwlock_t *lock, bool try,
 	return err;
 }
 
+static __attribute__((noinline)) void write_release_queued(struct nptl_rwlock *rw)
+{
+	lk_lock(rw);
+	__atomic_and_fetch(&rw->state, ~NPTL_RW_WRLOCKED, __ATOMIC_RELEASE);
+	kick(rw);
+	lk_unlock(rw);
+}
+
+/* A release that sees WAITERS takes its last step under lk (see top);
+ * one that does not is a single CAS.  */
+static void write_release(struct nptl_rwlock *rw)
+{
+	unsigned int s = load(&rw->state);
+	while (!(s & NPTL_RW_WAITERS)) {
+		if (cas(&rw->state, &s, s & ~NPTL_RW_WRLOCKED))
+			return;
+	}
+	write_release_queued(rw);
+}
+
+static bool past(clockid_t clock, const struct timespec *abs)
+{
+	struct timespec now;
+	clock_gettime(clock, &now);
+	return now.tv_sec > abs->tv_sec ||
+	       (now.tv_sec == abs->tv_sec && now.tv_nsec >= abs->tv_nsec);
+}
+
+/* Wait while *p holds rw: its reader leaves with a plain store and wakes
+ * nobody.  Not a cancellation point: raw system calls.  */
+static int wait_slot(struct nptl_rwlock **p, struct nptl_rwlock *rw,
+		     clockid_t clock, const struct timespec *abs)
+{
+	int spin = __nptl_sync_ncpu() < 2 ? 0 : SLOT_SPIN;
+	long nap = NAP_MIN;
+	for (int i = 0; __atomic_load_n(p, __ATOMIC_SEQ_CST) == rw; i++) {
+		if (i < spin) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		if (abs && past(clock, abs))
+			return ETIMEDOUT;
+		if (i < spin + SLOT_YIELDS) {
+			nptl_sys0(SYS_sched_yield);
+			continue;
+		}
+		struct timespec ts = { 0, nap };
+		nptl_sys2(SYS_nanosleep, &ts, NULL);
+		if (nap < NAP_MAX)
+			nap = nap * 2 > NAP_MAX ? NAP_MAX : nap * 2;
+	}
+	return 0;
+}
+
+/* We hold WRLOCKED, BIAS is clear and readers may hold slots: wait until
+ * none holds rw (see top).  EBUSY (try) or ETIMEDOUT leave `slots` set
+ * for the next writer.  */
+static __attribute__((noinline)) int bias_revoke(struct nptl_rwlock *rw, bool try,
+					    clockid_t clock,
+					    const struct timespec *abs)
+{
+	unsigned long t0 = now_ns();
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	unsigned long n = __atomic_load_n(&lines_taken, __ATOMIC_SEQ_CST);
+	size_t end = (n < LINES ? n : LINES) * LINE_SLOTS;
+	int err = 0;
+	for (size_t i = 0; i < end && !err; i++) {
+		if (__atomic_load_n(&slot_table[i], __ATOMIC_SEQ_CST) != rw)
+			continue;
+		err = try ? EBUSY : wait_slot(&slot_table[i], rw, clock, abs);
+	}
+	unsigned long t1 = now_ns();
+	__atomic_store_n(&rw->inhibit, t1 + BIAS_N * (t1 - t0),
+			 __ATOMIC_RELAXED);
+	if (!err)
+		__atomic_store_n(&rw->slots, 0, __ATOMIC_RELAXED);
+	return err;
+}
+
 static int wrlock(pthread_rwlock_t *lock, bool try, clockid_t clock,
 		  const struct timespec *abs)
 {
 	struct nptl_rwlock *rw = rwl(lock);
 	int tid = nptl_self()->tid;
 	unsigned int s = load(&rw->state);
+	const unsigned int free_bits = NPTL_RW_WAITERS | NPTL_RW_BIAS;
 
 	/* A writer may barge in whenever nobody holds the lock, waiters or
-	 * not: the waiters are someone's to wake when it is released.  */
+	 * not: the waiters are someone's to wake when it is released.  Its
+	 * CAS clears BIAS; with writer preference, so does its arrival.  */
 	int spin = try || __nptl_sync_ncpu() < 2 ? 0 : SPIN;
 	for (;;) {
-		if ((s & ~NPTL_RW_WAITERS) == 0) {
-			if (cas(&rw->state, &s, s | NPTL_RW_WRLOCKED))
+		if ((s & ~free_bits) == 0) {
+			if (cas_sc(&rw->state, &s, (s & NPTL_RW_WAITERS) |
+						   NPTL_RW_WRLOCKED))
 				goto got;
+			continue;
+		}
+		if ((s & NPTL_RW_BIAS) && writer_first(rw)) {
+			if (cas_sc(&rw->state, &s, s & ~NPTL_RW_BIAS))
+				s &= ~NPTL_RW_BIAS;
 			continue;
 		}
 		if (spin-- <= 0)
@@ -314,8 +629,8 @@ static int wrlock(pthread_rwlock_t *lock, bool try, clockid_t clock,
 	lk_lock(rw);
 	for (;;) {
 		s = load(&rw->state);
-		if ((s & ~NPTL_RW_WAITERS) == 0) {
-			if (cas(&rw->state, &s, NPTL_RW_WRLOCKED | waiters_bit(rw)))
+		if ((s & ~free_bits) == 0) {
+			if (cas_sc(&rw->state, &s, NPTL_RW_WRLOCKED | waiters_bit(rw)))
 				break;
 			continue;
 		}
@@ -323,8 +638,10 @@ static int wrlock(pthread_rwlock_t *lock, bool try, clockid_t clock,
 			err = ETIMEDOUT;
 			break;
 		}
-		if (!(s & NPTL_RW_WAITERS) &&
-		    !cas(&rw->state, &s, s | NPTL_RW_WAITERS))
+		unsigned int want = s | NPTL_RW_WAITERS;
+		if (writer_first(rw))
+			want &= ~NPTL_RW_BIAS;
+		if (want != s && !cas_sc(&rw->state, &s, want))
 			continue;
 		rw->wwait++;
 		unsigned int v = load(&rw->wseq);
@@ -340,6 +657,13 @@ static int wrlock(pthread_rwlock_t *lock, bool try, clockid_t clock,
 	if (err)
 		return err;
 got:
+	if (__atomic_load_n(&rw->slots, __ATOMIC_RELAXED)) {
+		err = bias_revoke(rw, try, clock, abs);
+		if (err) {
+			write_release(rw);
+			return err;
+		}
+	}
 	__atomic_store_n(&rw->cur_writer, tid, __ATOMIC_RELAXED);
 	return 0;
 }
@@ -356,9 +680,9 @@ static int rdlock_checked(pthread_rwlock_t *lock, clockid_t clock,
 	int err = check_abs(clock, abs);
 	if (err)
 		return err;
-	/* A reader let in by the fast path found no writer inside, so it
-	 * is not the writer: EDEADLK needs checking only after it failed.  */
-	if (rdlock_fast(rwl(lock)))
+	/* A reader let in by a fast path found no writer inside, so it is
+	 * not the writer: EDEADLK needs checking only after they failed.  */
+	if (rdlock_slot(rwl(lock)) || rdlock_fast(rwl(lock)))
 		return 0;
 	if (self_is_writer(lock))
 		return EDEADLK;
@@ -388,6 +712,8 @@ NPTL_SYMVER_COMPAT(__nptl___pthread_rwlock_rdlock, __pthread_rwlock_rdlock, GLIB
 
 NPTL_API int __nptl_pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
 {
+	if (rdlock_slot(rwl(rw)))
+		return 0;
 	return rdlock(rw, true, CLOCK_REALTIME, NULL);
 }
 NPTL_SYMVER_DEFAULT(__nptl_pthread_rwlock_tryrdlock, pthread_rwlock_tryrdlock, GLIBC_2.34);
@@ -450,16 +776,6 @@ NPTL_API int __nptl_pthread_rwlock_clockwrlock(pthread_rwlock_t *rw,
 NPTL_SYMVER_DEFAULT(__nptl_pthread_rwlock_clockwrlock, pthread_rwlock_clockwrlock, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_rwlock_clockwrlock, pthread_rwlock_clockwrlock, GLIBC_2.30);
 
-static __attribute__((noinline)) void write_release_queued(struct nptl_rwlock *rw)
-{
-	lk_lock(rw);
-	__atomic_and_fetch(&rw->state, ~NPTL_RW_WRLOCKED, __ATOMIC_RELEASE);
-	kick(rw);
-	lk_unlock(rw);
-}
-
-/* A release that sees WAITERS takes its last step under lk (see top);
- * one that does not is a single CAS.  */
 NPTL_API int __nptl_pthread_rwlock_unlock(pthread_rwlock_t *lock)
 {
 	struct nptl_rwlock *rw = rwl(lock);
@@ -467,14 +783,14 @@ NPTL_API int __nptl_pthread_rwlock_unlock(pthread_rwlock_t *lock)
 
 	if ((s & NPTL_RW_WRLOCKED) && self_is_writer(lock)) {
 		__atomic_store_n(&rw->cur_writer, 0, __ATOMIC_RELAXED);
-		while (!(s & NPTL_RW_WAITERS)) {
-			if (cas(&rw->state, &s, s & ~NPTL_RW_WRLOCKED))
-				return 0;
-		}
-		write_release_queued(rw);
+		write_release(rw);
 		return 0;
 	}
-
+	struct rw_held *h = held_slot(rw);
+	if (h) {
+		slot_release(h);
+		return 0;
+	}
 	return read_release(rw, s);
 }
 NPTL_SYMVER_DEFAULT(__nptl_pthread_rwlock_unlock, pthread_rwlock_unlock, GLIBC_2.34);
