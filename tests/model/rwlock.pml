@@ -17,6 +17,24 @@
  * queued gets in before some writer has got in or given up; with -DTIMED
  * reader 0 and writer 0 may time out of any sleep (and then pass on any
  * wake-up they swallowed).
+ *
+ * With -DBIAS the read bias too (BRAVO, see the top of pthread_rwlock.c):
+ * `bias` is NPTL_RW_BIAS in the state word, `slots` the flag that makes
+ * a writer scan, slot[] the table (one slot per reader, or with -DCOLL
+ * one slot shared by readers 0 and 1, as after 512 threads: the second
+ * one's CAS fails).  A reader that sees the bias CASes its slot, checks
+ * the bias again and holds the lock through the slot, or backs out; a
+ * reader that got in through the lock word may set the bias (the clock,
+ * i.e. the inhibition, is a nondeterministic choice).  Writers clear the
+ * bias with the CAS that takes the lock (writer preference: also on
+ * arrival and when queuing) and, if `slots`, wait for every slot (a
+ * timed writer may give up there and release the lock word).  -DB0
+ * starts biased.  Planted bugs that must make spin fail:
+ * -DBUG_NORECHECK (a reader does not check the bias after publishing),
+ * -DBUG_NOWAIT (a writer does not wait for slots), -DBUG_FOREIGN (unlock
+ * goes by what the table holds rather than by the thread's own record),
+ * -DBUG_WFBIAS (with writer preference, a reader sets the bias while a
+ * writer is queued).
  */
 #ifndef NR
 #define NR 2
@@ -41,13 +59,22 @@ byte rseq, wseq;                  /* futex words */
 byte rwait, wwait;                /* queued (under lk) */
 bool asleep[N]; byte onf[N];      /* kernel futex queue: 1 rseq, 2 wseq */
 
+bool bias;                        /* NPTL_RW_BIAS, in the state word */
+bool slots;                       /* rw->slots: a writer must scan */
+bool slot[NR];                    /* the slot table (holds this lock) */
+#ifdef COLL
+#define SLOT(r) ((r) == 1 -> 0 : (r))
+#else
+#define SLOT(r) (r)
+#endif
+
 byte in_r, in_w;                  /* ghost: inside the critical section */
 byte wgen;                        /* ghost: writers that got in or gave up */
 
 inline lk_lock() { atomic { !lk -> lk = 1 } }
 inline lk_unlock() { lk = 0 }
 
-inline snap() { atomic { lr = nrd; lw = wrl; lt = wt } }
+inline snap() { atomic { lr = nrd; lw = wrl; lt = wt; lb = bias } }
 
 /* futex_wait(word, v): sleeps unless the word moved on.  */
 inline futex_wait(f, word, v) {
@@ -120,21 +147,76 @@ inline kick() {
 	fi
 }
 
-inline same() { (nrd == lr && wrl == lw && wt == lt) }
+inline same() { (nrd == lr && wrl == lw && wt == lt && bias == lb) }
+
+/* A reader that holds the lock through the lock word may set the bias
+ * once the inhibition is over (nondeterministic here).  */
+inline bias_try() {
+#ifdef BIAS
+	if
+	:: skip
+	:: slots = 1;
+	   atomic {
+		if
+#ifdef BUG_WFBIAS
+		:: !bias && !wrl -> bias = 1
+#else
+		:: !bias && !wrl && !(WRITER_FIRST && wt) -> bias = 1
+#endif
+		:: else
+		fi
+	   }
+	fi
+#else
+	skip
+#endif
+}
+
+/* Give back the write lock (unlock, or a writer that timed out waiting
+ * for slots).  */
+inline wrelease() {
+	do
+	:: snap();
+	   if
+	   :: !lt -> atomic { if :: same() -> wrl = 0; break :: else fi }
+	   :: else -> lk_lock(); wrl = 0; kick(); lk_unlock(); break
+	   fi
+	od
+}
 
 proctype reader(byte me; bool timed)
 {
-	byte lr; bool lw, lt, timedout, flagged; byte j, v, gsnap, it;
+	byte lr; bool lw, lt, lb, timedout, flagged, viaslot; byte j, v, gsnap, it;
 	for (it : 1 .. ITER) {
 		/* arrival */
 		atomic {
 			flagged = WRITER_FIRST && wwait > 0; gsnap = wgen
 		}
+#ifdef BIAS
+		/* the slot: CAS from empty, then the bias again */
+		if
+		:: bias ->
+			atomic { if :: !slot[SLOT(me)] -> slot[SLOT(me)] = 1; viaslot = 1 :: else fi };
+			if
+			:: viaslot ->
+#ifdef BUG_NORECHECK
+				goto rgot
+#else
+				if
+				:: bias -> goto rgot
+				:: else -> slot[SLOT(me)] = 0; viaslot = 0
+				fi
+#endif
+			:: else
+			fi
+		:: else
+		fi;
+#endif
 		/* fast path: fetch_add; a reader that may not enter backs
 		 * out exactly as a read-unlock does */
 		atomic { lr = nrd; lw = wrl; lt = wt; nrd++ }
 		if
-		:: !lw && !(WRITER_FIRST && lt) -> goto rgot
+		:: !lw && !(WRITER_FIRST && lt) -> bias_try(); goto rgot
 		:: else
 		fi;
 rback:
@@ -151,10 +233,11 @@ rback:
 		/* the spin: CAS attempts while a writer is inside */
 		atomic {
 			if
-			:: !wrl && !(WRITER_FIRST && wt) -> nrd++; goto rgot
-			:: else -> skip
+			:: !wrl && !(WRITER_FIRST && wt) -> nrd++; lr = 1
+			:: else -> lr = 0
 			fi
 		}
+		if :: lr -> bias_try(); goto rgot :: else fi;
 		lk_lock();
 rretry:
 		snap();
@@ -167,6 +250,7 @@ rretry:
 				fi
 			}
 			lk_unlock();
+			bias_try();
 			goto rgot
 		:: else
 		fi;
@@ -189,11 +273,15 @@ rgot:
 		atomic {
 			assert(!flagged || wgen != gsnap);
 			in_r++; assert(in_w == 0);
-			flagged = 0; gsnap = 0; lr = 0; lw = 0; lt = 0; timedout = 0
+			flagged = 0; gsnap = 0; lr = 0; lw = 0; lt = 0; lb = 0; timedout = 0
 		}
 progress_r:
 		in_r--;
-		/* unlock */
+		/* unlock: the thread's own record says slot or lock word */
+#ifdef BUG_FOREIGN
+		if :: slot[SLOT(me)] -> slot[SLOT(me)] = 0; viaslot = 0; goto rdone :: else fi;
+#endif
+		if :: viaslot -> slot[SLOT(me)] = 0; viaslot = 0; goto rdone :: else fi;
 rurel:
 		snap();
 		if
@@ -206,20 +294,22 @@ rurel:
 			atomic { if :: same() -> nrd = lr - 1 :: else -> goto rurel fi }
 		fi;
 rdone:
-		atomic { lr = 0; lw = 0; lt = 0; timedout = 0; flagged = 0; gsnap = 0 }
+		atomic { lr = 0; lw = 0; lt = 0; lb = 0; timedout = 0; flagged = 0; gsnap = 0 }
 	}
 }
 
 proctype writer(byte me; bool timed)
 {
-	byte lr; bool lw, lt, timedout; byte j, v, it;
+	byte lr; bool lw, lt, lb, timedout; byte j, v, it;
 	for (it : 1 .. ITER) {
 		atomic {
 			if
-			:: !wrl && nrd == 0 -> wrl = 1; goto wgot
+			:: !wrl && nrd == 0 -> wrl = 1; bias = 0; goto wgot
 			:: else -> skip
 			fi
 		}
+		/* writer preference: stop biased readers on arrival */
+		atomic { if :: WRITER_FIRST && bias -> bias = 0 :: else fi }
 		lk_lock();
 wretry:
 		snap();
@@ -227,7 +317,7 @@ wretry:
 		:: !lw && lr == 0 ->
 			atomic {
 				if
-				:: same() -> wrl = 1; wt = (rwait > 0 || wwait > 0)
+				:: same() -> wrl = 1; bias = 0; wt = (rwait > 0 || wwait > 0)
 				:: else -> goto wretry
 				fi
 			}
@@ -236,7 +326,13 @@ wretry:
 		:: else
 		fi;
 		if
-		:: !lt -> atomic { if :: same() -> wt = 1 :: else -> goto wretry fi }
+		:: !lt || (WRITER_FIRST && lb) ->
+			atomic {
+				if
+				:: same() -> wt = 1; if :: WRITER_FIRST -> bias = 0 :: else fi
+				:: else -> goto wretry
+				fi
+			}
 		:: else
 		fi;
 		wwait++;
@@ -251,6 +347,25 @@ wretry:
 		:: else -> goto wretry
 		fi;
 wgot:
+#if defined(BIAS) && !defined(BUG_NOWAIT)
+		/* revocation: wait for every slot that may hold the lock */
+		if
+		:: slots ->
+			for (j : 0 .. NR - 1) {
+				if
+				:: atomic { !slot[j] -> skip }
+				:: atomic { timed && slot[j] -> timedout = 1 }
+				fi;
+				if :: timedout -> break :: else fi
+			}
+			j = 0;
+			if
+			:: timedout -> wgen++; wrelease(); goto wdone
+			:: else -> slots = 0
+			fi
+		:: else
+		fi;
+#endif
 		atomic {
 			wgen++;
 			in_w++; assert(in_w == 1 && in_r == 0);
@@ -259,24 +374,18 @@ wgot:
 progress_w:
 		in_w--;
 		/* unlock */
-wurel:
-		snap();
-		if
-		:: !lt -> atomic { if :: same() -> wrl = 0 :: else -> goto wurel fi }
-		:: else ->
-			lk_lock();
-			wrl = 0;
-			kick();
-			lk_unlock()
-		fi;
+		wrelease();
 wdone:
-		atomic { lr = 0; lw = 0; lt = 0; timedout = 0 }
+		atomic { lr = 0; lw = 0; lt = 0; lb = 0; timedout = 0 }
 	}
 }
 
 init {
 	atomic {
 		byte i;
+#ifdef B0
+		bias = 1; slots = 1;
+#endif
 		for (i : 0 .. NR - 1) {
 #ifdef TIMED
 			run reader(i, i == 0)
