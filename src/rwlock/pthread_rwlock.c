@@ -154,6 +154,7 @@ struct rw_held {
 };
 static __thread struct rw_self {
 	struct nptl_rwlock **line;      /* our line of slot_table, or NULL */
+	struct nptl_rwlock *plain;      /* last lock we found unbiased */
 	unsigned int nheld;             /* slots with a lock */
 	unsigned int tick;
 	struct rw_held held[LINE_SLOTS];
@@ -236,7 +237,14 @@ static inline bool recurse(struct rw_held *h)
 static inline bool rdlock_slot(struct nptl_rwlock *rw)
 {
 	struct rw_self *me = &rw_self;
+	/* A lock that was unbiased last time most likely still is: go to
+	 * its lock word without loading it first, since a load and then a
+	 * fetch_add cost two transfers of a contended cache line.  The
+	 * fetch_add tells us when the bias is back.  */
+	if (me->plain == rw && me->nheld == 0)
+		return false;
 	if (!(load(&rw->state) & NPTL_RW_BIAS)) {
+		me->plain = rw;
 		/* With writer preference a writer has arrived: a recursive
 		 * read waits behind it, as in glibc.  */
 		struct rw_held *h = held_slot(rw);
@@ -298,7 +306,9 @@ static __attribute__((noinline)) void bias_try(struct nptl_rwlock *rw)
 
 static inline void bias_maybe(struct nptl_rwlock *rw, unsigned int s)
 {
-	if (!(s & NPTL_RW_BIAS) && is_private(rw))
+	if (s & NPTL_RW_BIAS)
+		rw_self.plain = NULL;   /* use the slot next time */
+	else if (is_private(rw))
 		bias_try(rw);
 }
 
