@@ -33,16 +33,6 @@ static volatile int stop;
 static volatile unsigned phase;         /* odd: write-heavy */
 static long violations, reads, writes, timeouts, created;
 
-static struct timespec soon(clockid_t c, long us)
-{
-	struct timespec ts;
-	clock_gettime(c, &ts);
-	ts.tv_nsec += us * 1000;
-	ts.tv_sec += ts.tv_nsec / 1000000000;
-	ts.tv_nsec %= 1000000000;
-	return ts;
-}
-
 static void spin(unsigned n)
 {
 	for (volatile unsigned i = 0; i < n; i++)
@@ -72,11 +62,11 @@ static bool read_one(int i, unsigned r)
 		CHECK(e == 0 || e == EBUSY);
 		return e == 0;
 	case 1:
-		ts = soon(CLOCK_REALTIME, 50);
+		ts = t_soon(CLOCK_REALTIME, 50);
 		e = pthread_rwlock_timedrdlock(l, &ts);
 		break;
 	case 2:
-		ts = soon(CLOCK_MONOTONIC, 80);
+		ts = t_soon(CLOCK_MONOTONIC, 80);
 		e = pthread_rwlock_clockrdlock(l, CLOCK_MONOTONIC, &ts);
 		break;
 	default:
@@ -158,12 +148,12 @@ static void writer(unsigned *seed)
 		CHECK(e == 0 || e == EBUSY);
 		break;
 	case 1:
-		ts = soon(CLOCK_REALTIME, 100);
+		ts = t_soon(CLOCK_REALTIME, 100);
 		e = pthread_rwlock_timedwrlock(l, &ts);
 		CHECK(e == 0 || e == ETIMEDOUT);
 		break;
 	case 2:
-		ts = soon(CLOCK_MONOTONIC, 300);
+		ts = t_soon(CLOCK_MONOTONIC, 300);
 		e = pthread_rwlock_clockwrlock(l, CLOCK_MONOTONIC, &ts);
 		CHECK(e == 0 || e == ETIMEDOUT);
 		break;
@@ -238,7 +228,7 @@ static void crowd(void)
 		CHECK0(pthread_create(&t[i], &a, crowd_member, (void *)i));
 	pthread_barrier_wait(&all_in);
 	for (int i = 0; i < 2; i++) {
-		struct timespec ts = soon(CLOCK_REALTIME, 2000);
+		struct timespec ts = t_soon(CLOCK_REALTIME, 2000);
 		CHECK_ERR(pthread_rwlock_timedwrlock(&locks[i].rw, &ts),
 			  ETIMEDOUT);
 		CHECK_ERR(pthread_rwlock_trywrlock(&locks[i].rw), EBUSY);

@@ -40,16 +40,6 @@ static void check_write(void)
 	__atomic_sub_fetch(&writers, 1, __ATOMIC_SEQ_CST);
 }
 
-static struct timespec soon(clockid_t c, long us)
-{
-	struct timespec ts;
-	clock_gettime(c, &ts);
-	ts.tv_nsec += us * 1000;
-	ts.tv_sec += ts.tv_nsec / 1000000000;
-	ts.tv_nsec %= 1000000000;
-	return ts;
-}
-
 static void *worker(void *arg)
 {
 	long id = (long)(intptr_t)arg;
@@ -72,7 +62,7 @@ static void *worker(void *arg)
 			check_read();
 			break;
 		case 4:
-			ts = soon(CLOCK_MONOTONIC, 50);
+			ts = t_soon(CLOCK_MONOTONIC, 50);
 			r = pthread_rwlock_clockrdlock(&lock, CLOCK_MONOTONIC, &ts);
 			CHECK(r == 0 || r == ETIMEDOUT);
 			if (r)
@@ -91,7 +81,7 @@ static void *worker(void *arg)
 			check_write();
 			break;
 		case 8:
-			ts = soon(CLOCK_REALTIME, 30);
+			ts = t_soon(CLOCK_REALTIME, 30);
 			r = pthread_rwlock_timedwrlock(&lock, &ts);
 			CHECK(r == 0 || r == ETIMEDOUT);
 			if (r)
@@ -99,7 +89,7 @@ static void *worker(void *arg)
 			check_write();
 			break;
 		default:
-			ts = soon(CLOCK_REALTIME, 40);
+			ts = t_soon(CLOCK_REALTIME, 40);
 			r = pthread_rwlock_timedrdlock(&lock, &ts);
 			CHECK(r == 0 || r == ETIMEDOUT);
 			if (r)

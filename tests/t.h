@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dlfcn.h>
+#include <time.h>
 
 static int t_failures;
 
@@ -56,6 +57,17 @@ static int t_failures;
 static inline int t_on_libnptl(void)
 {
 	return dlsym(RTLD_DEFAULT, "nptl_version") != NULL;
+}
+
+/* A deadline `us` microseconds from now on clock c (us below 1 s).  */
+static inline struct timespec t_soon(clockid_t c, long us)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	ts.tv_nsec += us * 1000;
+	ts.tv_sec += ts.tv_nsec / 1000000000;
+	ts.tv_nsec %= 1000000000;
+	return ts;
 }
 
 static inline int t_done(void)

@@ -10,8 +10,11 @@
 # of the writer-preferring kind; livelock for 2 readers + 1 writer; and
 # that each planted bug of the model (-DBUG_*) is caught.  About 3 min of
 # CPU and 2.2 GB of memory (the 2-iteration writer-preferring run).
-# tests/model/rwlock-full.sh adds the bias runs too big for make check.
-# Skips (77) without spin.
+# `rwlock.sh --full` runs instead the bias runs too big for make check:
+# 2 readers + 2 writers of both kinds, unbiased and biased at the start;
+# two iterations of 2 readers + 1 writer of both kinds, with a shared slot
+# and without (on a 2-CPU machine the 2-iteration runs take 4 to 10 min of
+# CPU and 4 to 10 GB of memory each).  Skips (77) without spin.
 set -u
 command -v spin >/dev/null 2>&1 || { echo "SKIP: spin is not installed"; exit 77; }
 : "${CC:=cc}"
@@ -36,6 +39,19 @@ check() {  # check "<spin -D options>" "<pan compile options>" "<pan run options
 	fi
 	rm -f rwlock.pml.trail
 }
+
+if [ "${1:-}" = --full ]; then
+	for k in "" "-DWF"; do
+		check "-DBIAS -DITER=1 -DTIMED $k" "-DSAFETY -DCOLLAPSE" ""
+		check "-DBIAS -DB0 -DITER=1 -DTIMED $k" "-DSAFETY -DCOLLAPSE" ""
+		check "-DBIAS -DCOLL -DB0 -DITER=1 -DTIMED $k" "-DSAFETY -DCOLLAPSE" ""
+		check "-DBIAS -DITER=1 -DNR=2 -DNW=1 $k" "-DNP -DNOREDUCE -DCOLLAPSE" "-l -f"
+		check "-DBIAS -DITER=1 -DNR=1 -DNW=2 -DB0 $k" "-DNP -DNOREDUCE -DCOLLAPSE" "-l -f"
+		check "-DBIAS -DCOLL -DITER=2 -DNR=2 -DNW=1 -DTIMED $k" "-DSAFETY -DCOLLAPSE" ""
+		check "-DBIAS -DITER=2 -DNR=2 -DNW=1 -DTIMED $k" "-DSAFETY -DCOLLAPSE" ""
+	done
+	exit $fail
+fi
 
 # Timeouts are optional in the model, so -DTIMED covers the untimed runs.
 check "-DITER=1 -DTIMED" "-DSAFETY -DCOLLAPSE" ""
