@@ -47,18 +47,19 @@ static int walk(struct dl_phdr_info *info, size_t size, void *data)
 const char *__nptl_binding_problem(void)
 {
 	Dl_info di;
-	if (!dladdr((void *)__nptl_binding_problem, &di))
+	struct link_map *self = NULL;
+	/* No dlopen here: it would leave malloc's heap set up (and partly free)
+	 * before main, which a single-threaded program can observe (malloc
+	 * that must fail once memory is full, musl's malloc-brk-fail).  A
+	 * link map is a handle glibc's dlinfo accepts.  */
+	if (!dladdr1((void *)__nptl_binding_problem, &di, (void **)&self,
+		     RTLD_DL_LINKMAP) || !self)
 		return "libnptl cannot find itself in the link map";
-	void *h = dlopen(di.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-	if (h) {
-		Lmid_t ns = LM_ID_BASE;
-		int r = dlinfo(h, RTLD_DI_LMID, &ns);
-		dlclose(h);
-		if (r == 0 && ns != LM_ID_BASE)
-			return "libnptl was loaded into a separate link-map namespace "
-			       "(dlmopen), where it would share threads with the "
-			       "main namespace's glibc";
-	}
+	Lmid_t ns = LM_ID_BASE;
+	if (dlinfo(self, RTLD_DI_LMID, &ns) == 0 && ns != LM_ID_BASE)
+		return "libnptl was loaded into a separate link-map namespace "
+		       "(dlmopen), where it would share threads with the "
+		       "main namespace's glibc";
 	struct order o = { (uintptr_t)__nptl_binding_problem, -1, -1, 0 };
 	dl_iterate_phdr(walk, &o);
 	if (o.libc_at >= 0 && o.self_at > o.libc_at)
