@@ -59,6 +59,7 @@ struct nptl_ext {
 	size_t reported_size;           /* pthread_getattr_np's stack size */
 	sigset_t start_mask;            /* pthread_attr_setsigmask_np */
 	bool set_mask;
+	bool compact;                   /* glibc's layout: never handed out again */
 	int prot;                       /* protection of the mapping above the guard */
 };
 
@@ -175,6 +176,8 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard_size,
 int __nptl_stack_live(struct pthread *pd) NPTL_HIDDEN;
 void __nptl_stack_put(struct pthread *pd) NPTL_HIDDEN;
 void *__nptl_stack_top(struct pthread *pd) NPTL_HIDDEN;
+void __nptl_stack_release_unused(struct pthread *pd) NPTL_HIDDEN;
+void __nptl_stack_cache_init(void) NPTL_HIDDEN;
 void __nptl_free_tcb(struct pthread *pd) NPTL_HIDDEN;
 void __nptl_stack_fork_prepare(void) NPTL_HIDDEN;
 void __nptl_stack_fork_parent(void) NPTL_HIDDEN;

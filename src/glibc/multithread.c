@@ -6,9 +6,15 @@
  * nobody else can call.  So libnptl lets glibc's pthread_create make one
  * thread that returns at once, joins it with glibc's pthread_join, and from
  * then on glibc behaves as it does in any threaded process.  This costs one
- * thread, once, before libnptl's first.
+ * thread, once, before libnptl's first.  The thread runs on a stack of
+ * ours, given to glibc as a user stack: glibc then keeps nothing of it in
+ * its own stack cache (which nothing would ever take from again), and we
+ * unmap it once glibc's join has returned -- by then the kernel has
+ * cleared the thread's tid and glibc has taken the descriptor off its
+ * lists and freed its DTV.
  */
 #include <dlfcn.h>
+#include <sys/mman.h>
 #include <sys/single_threaded.h>
 #include "nptl.h"
 
@@ -34,14 +40,20 @@ int __nptl_glibc_go_multithreaded(void)
 	 * the attribute in its own layout.  */
 	size_t size = 64 * 1024 + __nptl_tls_static_size(NULL);
 	size = (size + __nptl_page_size - 1) & ~(__nptl_page_size - 1);
+	long m = nptl_syscall(SYS_mmap, 0, size, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (m < 0 && m > -4096)
+		return EAGAIN;
 	union {
 		pthread_attr_t attr;
 		struct glibc_attr ga;
-	} a = { .ga = { .guardsize = __nptl_page_size, .stacksize = size } };
+	} a = { .ga = { .flags = ATTR_FLAG_STACKADDR,
+			.stackaddr = (char *)m + size, .stacksize = size } };
 	pthread_t t;
 	int err = create(&t, &a.attr, bootstrap, NULL);
 	if (err == 0)
 		join(t, NULL);
+	nptl_sys2(SYS_munmap, m, size);
 	return err;
 }
 

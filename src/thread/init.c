@@ -40,6 +40,7 @@ __attribute__((constructor)) static void nptl_load(void)
 			   PACKAGE_VERSION);
 	__nptl_default_attr.guardsize = __nptl_page_size;
 	(void)__nptl_default_stacksize();   /* fixed at start-up, as in glibc */
+	__nptl_stack_cache_init();
 	if (__nptl_verbose)
 		atexit(report_at_exit);
 	/* At load, not at the first thread: a thread glibc made (a timer

@@ -122,6 +122,8 @@ void __nptl_thread_exit(struct pthread *pd)
 		pd->setxid_futex = 0;
 	}
 
+	__nptl_stack_release_unused(pd);
+
 	nptl_lll_lock(&pd->exit_lock);
 	pd->exiting = true;
 	nptl_lll_unlock(&pd->exit_lock);

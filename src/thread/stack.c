@@ -36,10 +36,34 @@
  * on ld.so's other list; a walk that ran meanwhile is caught up in the
  * parent handler the same way.
  * The cache is LIFO (the warmest stack first) and bounded by bytes of
- * mapping; reuse costs no system call.
+ * mapping, 40 MiB as glibc's, or what glibc's tunable
+ * glibc.pthread.stack_cache_size says (0: no cache); reuse costs no
+ * system call.  It must not cost the program memory it needs:
+ *  - an exiting thread gives back the pages of its stack below what it
+ *    still runs on (MADV_DONTNEED, as glibc), so a cached stack holds only
+ *    its top pages, TLS and descriptor;
+ *  - a thread whose mapping cannot be made (ENOMEM under RLIMIT_AS, or
+ *    vm.max_map_count) empties the cache and tries again;
+ *  - under a finite RLIMIT_AS (ulimit -v), or when the mapping is refused
+ *    even after that, a thread gets glibc's compact layout (TLS and
+ *    descriptor taken out of the requested size, no extra signal-frame
+ *    room), so that a program fits as many threads in its address space
+ *    as under glibc.  A compact mapping is handed out again only while
+ *    RLIMIT_AS is finite: otherwise a thread gets the whole stack it asks
+ *    for.  (getrlimit costs a system call, paid only when a mapping is
+ *    made, or a compact one found, never on the cached fast path.)
+ * What libnptl cannot do is empty the cache when the program's own
+ * malloc or mmap fails: those never reach libnptl.  The glibc-sized bound
+ * is the answer there, as in glibc.
  */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/resource.h>
 #include <sys/mman.h>
 #include "nptl.h"
 
@@ -80,10 +104,39 @@ static struct nptl_ext cache = { .next = &cache, .prev = &cache };
 static size_t cache_bytes;
 static int madv_guard_ok = 1;
 
-/* Bound on the cache, in bytes of mapping (most of it never touched).  */
-#define CACHE_MAX_BYTES ((size_t)256 << 20)
-#define CACHE_MAX_ENTRIES 256
-static size_t cache_entries;
+/* Bound on the cache, in bytes of mapping: glibc's default, or the
+ * tunable's value (__nptl_stack_cache_init).  */
+static size_t cache_max = (size_t)40 << 20;
+
+static bool as_limited(void)
+{
+	struct rlimit rl;
+	return getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
+}
+
+/* GLIBC_TUNABLES=...:glibc.pthread.stack_cache_size=N:...  Read as glibc
+ * reads it: a number in C syntax (decimal, 0x hex, leading-0 octal); a
+ * malformed value is ignored; ignored altogether in a set-user-ID
+ * program, where glibc erases it.  */
+void __nptl_stack_cache_init(void)
+{
+	static const char name[] = "glibc.pthread.stack_cache_size=";
+	const char *t = getauxval(AT_SECURE) ? NULL : getenv("GLIBC_TUNABLES");
+	while (t && *t) {
+		const char *end = strchrnul(t, ':');
+		if ((size_t)(end - t) > sizeof(name) - 1 &&
+		    memcmp(t, name, sizeof(name) - 1) == 0) {
+			const char *v = t + sizeof(name) - 1;
+			char *stop;
+			errno = 0;
+			unsigned long long n = strtoull(v, &stop, 0);
+			if (stop == end && errno == 0 && *v != '-' && *v != '+' &&
+			    n <= SIZE_MAX)
+				cache_max = (size_t)n;
+		}
+		t = *end ? end + 1 : end;
+	}
+}
 
 static void list_del(struct nptl_ext *e)
 {
@@ -172,8 +225,10 @@ static void unmap(struct pthread *pd)
 	nptl_sys2(SYS_munmap, e->map, e->map_size);
 }
 
-/* A fresh mapping laid out as above.  */
-static struct pthread *map_new(size_t stack_size, size_t guard, int *err)
+/* A fresh mapping laid out as above; compact: glibc's layout, the
+ * requested size holding the TLS and descriptor too.  */
+static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
+			       int *err)
 {
 	size_t align;
 	size_t tls = __nptl_tls_static_size(&align);
@@ -181,6 +236,14 @@ static struct pthread *map_new(size_t stack_size, size_t guard, int *err)
 	size_t top = tls + NPTL_EXT_SIZE + align;
 	size_t stack_room = stack_size ? stack_size + sigframe_room() : 0;
 	size_t size = guard + stack_room + top;
+	if (compact) {
+		/* As little as glibc would refuse with EINVAL: no thread.  */
+		if (stack_size < top + PTHREAD_STACK_MIN) {
+			*err = EAGAIN;
+			return NULL;
+		}
+		size = guard + stack_size;
+	}
 	size = (size + pg - 1) & ~(pg - 1);
 	if (size < stack_size) {
 		*err = EINVAL;
@@ -190,13 +253,13 @@ static struct pthread *map_new(size_t stack_size, size_t guard, int *err)
 	long m = nptl_syscall(SYS_mmap, 0, size, prot,
 			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (m < 0 && m > -4096) {
-		*err = EAGAIN;
+		*err = m == -ENOMEM ? ENOMEM : EAGAIN;
 		return NULL;
 	}
 	char *map = (char *)m;
 	if (install_guard(map, guard)) {
 		nptl_sys2(SYS_munmap, map, size);
-		*err = EAGAIN;
+		*err = ENOMEM;
 		return NULL;
 	}
 	uintptr_t pdaddr = ((uintptr_t)map + size - NPTL_EXT_SIZE - NPTL_TCB_SIZE) &
@@ -204,7 +267,7 @@ static struct pthread *map_new(size_t stack_size, size_t guard, int *err)
 	struct pthread *pd = (struct pthread *)pdaddr;
 	if (_dl_allocate_tls(pd) == NULL) {
 		nptl_sys2(SYS_munmap, map, size);
-		*err = EAGAIN;
+		*err = ENOMEM;
 		return NULL;
 	}
 	struct nptl_ext *e = nptl_ext(pd);
@@ -214,6 +277,7 @@ static struct pthread *map_new(size_t stack_size, size_t guard, int *err)
 	e->stack_size = stack_size;
 	e->guard_size = guard;
 	e->tls_size = tls;
+	e->compact = compact;
 	pd->header.tcb = pd;
 	pd->header.self = pd;
 	pd->stackblock = map;
@@ -222,20 +286,19 @@ static struct pthread *map_new(size_t stack_size, size_t guard, int *err)
 	return pd;
 }
 
-/* Trim the cache to its bounds; returns the entries to unmap, chained
- * through next, for the caller to unmap outside the lock.  */
-static struct nptl_ext *trim_locked(void)
+/* Trim the cache to bound bytes, oldest first; returns the entries to unmap, chained through next, for the
+ * caller to unmap outside the lock.  An entry whose thread still runs its
+ * last instructions (tid not yet cleared) stays for a later trim.  */
+static struct nptl_ext *trim_locked(size_t bound)
 {
 	struct nptl_ext *out = NULL;
 	struct nptl_ext *e = cache.prev;
-	while ((cache_bytes > CACHE_MAX_BYTES || cache_entries > CACHE_MAX_ENTRIES) &&
-	       e != &cache) {
+	while (cache_bytes > bound && e != &cache) {
 		struct nptl_ext *prev = e->prev;
 		if (__atomic_load_n(&ext_pd(e)->tid, __ATOMIC_ACQUIRE) <= 0) {
 			__nptl_glibc_stack_unmap(ext_pd(e));
 			list_del(e);
 			cache_bytes -= e->map_size;
-			cache_entries--;
 			e->next = out;
 			out = e;
 		}
@@ -248,7 +311,6 @@ static void cache_add_locked(struct nptl_ext *e)
 {
 	list_add(&cache, e);
 	cache_bytes += e->map_size;
-	cache_entries++;
 }
 
 static void unmap_list(struct nptl_ext *e)
@@ -283,10 +345,10 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 	for (struct nptl_ext *e = cache.next; e != &cache; e = e->next) {
 		if (e->stack_size == stack_size && e->guard_size == guard &&
 		    e->tls_size >= tls &&
-		    __atomic_load_n(&ext_pd(e)->tid, __ATOMIC_ACQUIRE) <= 0) {
+		    __atomic_load_n(&ext_pd(e)->tid, __ATOMIC_ACQUIRE) <= 0 &&
+		    (!e->compact || as_limited())) {
 			list_del(e);
 			cache_bytes -= e->map_size;
-			cache_entries--;
 			pd = ext_pd(e);
 			break;
 		}
@@ -296,9 +358,22 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 	if (pd) {
 		__nptl_tls_reinit(pd);
 	} else {
-		pd = map_new(stack_size, guard, err);
-		if (!pd)
+		bool compact = stack_size && as_limited();
+		pd = map_new(stack_size, guard, compact, err);
+		if (!pd && *err == ENOMEM) {
+			stack_lock();
+			struct nptl_ext *all = trim_locked(0);
+			stack_unlock();
+			unmap_list(all);
+			pd = map_new(stack_size, guard, compact, err);
+			if (!pd && *err == ENOMEM && !compact && stack_size)
+				pd = map_new(stack_size, guard, true, err);
+		}
+		if (!pd) {
+			if (*err == ENOMEM)   /* POSIX: EAGAIN for want of memory */
+				*err = EAGAIN;
 			return NULL;
+		}
 	}
 	struct nptl_ext *e = nptl_ext(pd);
 	e->user_stack_lo = user_stack;
@@ -315,6 +390,23 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 		pd->guardsize = guard;
 	}
 	return pd;
+}
+
+/* In the exiting thread, on its own stack: give the kernel back the pages
+ * below the frame it still runs on (keeping PTHREAD_STACK_MIN for the
+ * rest of the exit, and signal handlers), as glibc does, so that a cached
+ * stack costs no RSS.  A user stack is the user's.  */
+void __nptl_stack_release_unused(struct pthread *pd)
+{
+	struct nptl_ext *e = nptl_ext(pd);
+	if (!e->stack_size || e->user_stack_lo)
+		return;
+	uintptr_t lo = (uintptr_t)e->map + e->guard_size;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	if (sp < lo + 2 * PTHREAD_STACK_MIN)
+		return;
+	uintptr_t hi = (sp - PTHREAD_STACK_MIN) & ~(uintptr_t)(__nptl_page_size - 1);
+	nptl_sys3(SYS_madvise, lo, hi - lo, MADV_DONTNEED);
 }
 
 /* The usable top of a descriptor's own stack (below the static TLS).  */
@@ -356,7 +448,7 @@ static void release(struct pthread *pd, bool was_live)
 		__nptl_dl_unlock();
 	}
 	cache_add_locked(e);
-	struct nptl_ext *trim = trim_locked();
+	struct nptl_ext *trim = trim_locked(cache_max);
 	stack_unlock();
 	unmap_list(trim);
 }

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The stack cache gives memory back (issue 13).  Each part runs in a
+ * child process, so that limits and caches start clean:
+ *  - rss: 8 joinable threads each touch 1 MiB of stack; after they are
+ *    joined the process's RSS has grown by less than 1 MiB (the exiting
+ *    threads returned their stack pages, as glibc's do);
+ *  - rlimit: under RLIMIT_AS = 600,000 KiB, after 30 joined threads with
+ *    8 MiB stacks, malloc(450 MB) and mmap(450 MB) succeed (the cache
+ *    holds at most glibc's 40 MiB);
+ *  - tunable: with GLIBC_TUNABLES=glibc.pthread.stack_cache_size=0 (the
+ *    test re-executes itself) nothing is cached: VmSize after 8 joined
+ *    8 MiB threads is back within 1 MiB of before;
+ *  - retry (libnptl only; glibc's creation fails here): with the cache
+ *    full of 8 MiB stacks and RLIMIT_AS leaving room for no new 16 MiB
+ *    mapping unless the cache is emptied, a 16 MiB thread is created;
+ *  - compact (libnptl only): with no room for libnptl's own layout but
+ *    room for glibc's, a thread is still created and can use its stack
+ *    minus what glibc would take.
+ * Memory sizes, not times, are asserted.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "t.h"
+
+#define MIB ((size_t)1 << 20)
+
+static long status_kib(const char *key)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long v = -1;
+	size_t n = strlen(key);
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, key, n) == 0 && line[n] == ':')
+			v = strtol(line + n + 1, NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void *touch(void *arg)
+{
+	size_t n = (size_t)(uintptr_t)arg;
+	volatile char *buf = __builtin_alloca(n);
+	for (size_t i = 0; i < n; i += 4096)
+		buf[i] = 1;
+	return (void *)(uintptr_t)buf[0];
+}
+
+static int run_threads(int n, size_t stack, size_t use)
+{
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, stack);
+	for (int i = 0; i < n; i++) {
+		pthread_t t;
+		int r = pthread_create(&t, &a, touch, (void *)(uintptr_t)use);
+		if (r) {
+			fprintf(stderr, "pthread_create %d: %s\n", i, strerror(r));
+			return r;
+		}
+		pthread_join(t, NULL);
+	}
+	pthread_attr_destroy(&a);
+	return 0;
+}
+
+/* Threads all alive at once, then joined: each gets its own stack.  */
+static int run_together(int n, size_t stack, size_t use)
+{
+	pthread_t t[64];
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, stack);
+	int r = 0, made = 0;
+	for (; made < n && made < 64; made++)
+		if ((r = pthread_create(&t[made], &a, touch, (void *)(uintptr_t)use)))
+			break;
+	for (int i = 0; i < made; i++)
+		pthread_join(t[i], NULL);
+	pthread_attr_destroy(&a);
+	return r;
+}
+
+static int part_rss(void)
+{
+	run_threads(1, 8 * MIB, 64 << 10);     /* warm up libraries, arenas */
+	long before = status_kib("VmRSS");
+	if (run_together(8, 8 * MIB, 1 * MIB))
+		return 2;
+	long after = status_kib("VmRSS");
+	if (after - before >= 1024) {
+		fprintf(stderr, "rss: %ld KiB before, %ld KiB after joins\n", before, after);
+		return 1;
+	}
+	return 0;
+}
+
+static int part_rlimit(void)
+{
+	struct rlimit rl = { 600000UL << 10, 600000UL << 10 };
+	if (setrlimit(RLIMIT_AS, &rl))
+		return 3;
+	for (int i = 0; i < 30; i++)
+		if (run_together(1, 8 * MIB, 64 << 10))
+			return 2;
+	if (run_together(30, 8 * MIB, 64 << 10))
+		return 2;
+	char *p = malloc(450000000);
+	if (!p) {
+		fprintf(stderr, "rlimit: malloc(450 MB) failed, VmSize %ld KiB\n",
+			status_kib("VmSize"));
+		return 1;
+	}
+	free(p);
+	void *m = mmap(NULL, 450000000, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		fprintf(stderr, "rlimit: mmap(450 MB) failed, VmSize %ld KiB\n",
+			status_kib("VmSize"));
+		return 1;
+	}
+	return 0;
+}
+
+static int part_tunable(void)
+{
+	run_threads(1, 64 << 10, 4096);
+	long before = status_kib("VmSize");
+	if (run_together(8, 8 * MIB, 64 << 10))
+		return 2;
+	long after = status_kib("VmSize");
+	if (after - before > 1024) {
+		fprintf(stderr, "tunable: VmSize %ld KiB before, %ld KiB after\n",
+			before, after);
+		return 1;
+	}
+	return 0;
+}
+
+static int limit_to(long extra_kib)
+{
+	long vm = status_kib("VmSize");
+	struct rlimit rl = { (size_t)(vm + extra_kib) << 10, (size_t)(vm + extra_kib) << 10 };
+	return setrlimit(RLIMIT_AS, &rl);
+}
+
+static int part_retry(void)
+{
+	if (run_together(4, 8 * MIB, 64 << 10))   /* ~33 MiB now cached */
+		return 2;
+	if (limit_to(12 * 1024))                   /* room for 12 MiB more */
+		return 3;
+	return run_together(1, 16 * MIB, 1 * MIB) ? 1 : 0;
+}
+
+static int part_compact(void)
+{
+	run_threads(1, 64 << 10, 4096);
+	/* Nothing cached of this size; room for the requested stack plus a
+	 * guard page and nothing more: libnptl's own layout needs more.  */
+	if (limit_to((4 * MIB + 4096) >> 10))
+		return 3;
+	return run_together(1, 4 * MIB, 2 * MIB) ? 1 : 0;
+}
+
+static void part(const char *name, int (*fn)(void), const char *envs)
+{
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (envs) {
+			/* The rest of the environment (LD_LIBRARY_PATH of
+			 * libtool's wrapper, LD_PRELOAD) stays.  */
+			char *argv[] = { "stack-cache", (char *)name, NULL };
+			putenv((char *)envs);
+			execv("/proc/self/exe", argv);
+			_exit(4);
+		}
+		_exit(fn());
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		fprintf(stderr, "%s: %s %d\n", name,
+			WIFEXITED(st) ? "exit" : "signal",
+			WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "tunable") == 0)
+		return part_tunable();
+	part("rss", part_rss, NULL);
+	part("rlimit", part_rlimit, NULL);
+	part("tunable", NULL, "GLIBC_TUNABLES=glibc.pthread.stack_cache_size=0");
+	if (t_on_libnptl()) {
+		part("retry", part_retry, NULL);
+		part("compact", part_compact, NULL);
+	}
+	return t_done();
+}
