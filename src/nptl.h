@@ -188,6 +188,47 @@ extern int __nptl_stack_lock NPTL_HIDDEN;
 int __nptl_thread_create(pthread_t *res, const pthread_attr_t *attr,
 			 void *(*fn)(void *), void *arg, bool c11) NPTL_HIDDEN;
 
+/* Why pthread_create failed (src/thread/create_*.c), recorded only on
+ * failure.  pthread_create.c says which step failed and the system call's
+ * own error; create_facts.c measures the limits that step can run into;
+ * create_reason.c, which only formats, names the one that refused;
+ * create_error.c keeps the sentence per thread (nptl_create_error).  */
+enum nptl_create_step {
+	NPTL_CREATE_INIT,       /* library start-up */
+	NPTL_CREATE_ATTR,       /* copying the default attribute */
+	NPTL_CREATE_STACK,      /* mapping stack, guard and TLS */
+	NPTL_CREATE_LIVE,       /* making the stack executable for ld.so */
+	NPTL_CREATE_CLONE,
+	NPTL_CREATE_AFFINITY,   /* applying the attribute to the new thread */
+	NPTL_CREATE_SCHED,
+};
+#define NPTL_NO_VALUE (~0ULL)   /* not measured, or no limit */
+struct nptl_create_facts {
+	const char *fn;                 /* "pthread_create" or "thrd_create" */
+	int err;                        /* what fn returns */
+	int step;                       /* enum nptl_create_step */
+	int kerr;                       /* the system call's error, 0: none */
+	unsigned long long need;        /* bytes the new thread maps (about) */
+	/* clone: tasks */
+	unsigned long long nproc_limit; /* RLIMIT_NPROC (soft) */
+	unsigned long long uid;         /* real uid */
+	unsigned long long uid_tasks;   /* its tasks visible in /proc */
+	bool nproc_exempt;              /* uid 0, CAP_SYS_RESOURCE/ADMIN */
+	unsigned long long threads_max, nr_threads, pid_max;
+	unsigned long long pids_max, pids_current;
+	char cgroup[160];               /* where pids_max is */
+	/* memory, in bytes */
+	unsigned long long as_limit, vm_size, data_limit, vm_data;
+	unsigned long long max_map_count, map_count;
+	int overcommit;                 /* vm.overcommit_memory, -1 unknown */
+	unsigned long long commit_limit, committed;
+};
+void __nptl_create_failed(bool c11, int err, int step, long kerr,
+			  size_t stack_size, size_t guard) NPTL_HIDDEN;
+void __nptl_create_facts(struct nptl_create_facts *f) NPTL_HIDDEN;
+size_t __nptl_create_reason(const struct nptl_create_facts *f, char *buf,
+			    size_t size) NPTL_HIDDEN;
+
 /* pthread_exit.c */
 _Noreturn void __nptl_thread_exit(struct pthread *pd) NPTL_HIDDEN;
 _Noreturn void __nptl_unwind(struct glibc_unwind_buf *buf) NPTL_HIDDEN;

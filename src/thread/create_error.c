@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * nptl_create_error: why the calling thread's last pthread_create (or
+ * thrd_create) failed, in one sentence that names the limit and its
+ * numbers; with NPTL_VERBOSE the same sentence goes to stderr at the
+ * failure.
+ *
+ * Storage.  Each thread keeps its own last sentence in libnptl's static
+ * TLS (initial-exec, so reading it takes no lock and no allocation, and a
+ * thread made by glibc -- the main thread -- has one too).  Only the
+ * thread that failed writes it, on its failure path; a successful
+ * creation leaves it alone, as errno is left alone by a successful call.
+ * The sentence is copied out to the caller's buffer, so nothing the caller
+ * holds points into a thread's TLS (which dies with the thread).
+ *
+ * The failure path never changes what pthread_create returns, and leaves
+ * errno as it was: measuring uses raw system calls only, and errno is
+ * saved around the report on stderr.
+ */
+#include <string.h>
+#include "nptl.h"
+
+static __thread char last_error[256] __attribute__((tls_model("initial-exec")));
+
+void __nptl_create_failed(bool c11, int err, int step, long kerr,
+			  size_t stack_size, size_t guard)
+{
+	int saved_errno = errno;
+	struct nptl_create_facts f;
+	f.fn = c11 ? "thrd_create" : "pthread_create";
+	f.err = err;
+	f.step = step;
+	f.kerr = (int)kerr;
+	/* About what map_new (stack.c) asks for: stack, guard, static TLS
+	 * and descriptor, a page of slack for the signal frame and
+	 * rounding.  */
+	size_t align;
+	f.need = stack_size + guard + __nptl_tls_static_size(&align) +
+		 __nptl_page_size;
+	__nptl_create_facts(&f);
+	__nptl_create_reason(&f, last_error, sizeof(last_error));
+	if (__nptl_verbose)
+		__nptl_say("%s", last_error);
+	errno = saved_errno;
+}
+
+/* libnptl's own interface (NPTL_1.0).  Like snprintf: copies what fits,
+ * always terminated when size > 0, and returns the sentence's length; 0
+ * (and "") while the calling thread has had no failed creation.  */
+NPTL_API int nptl_create_error(char *buf, size_t size)
+{
+	size_t n = strnlen(last_error, sizeof(last_error));
+	if (size) {
+		size_t c = n < size ? n : size - 1;
+		memcpy(buf, last_error, c);
+		buf[c] = 0;
+	}
+	return (int)n;
+}
