@@ -159,7 +159,7 @@ extern size_t __nptl_page_size NPTL_HIDDEN;
 extern int __nptl_verbose NPTL_HIDDEN;
 
 /* init.c */
-int __nptl_init_once(void) NPTL_HIDDEN;   /* 0 or an error (EAGAIN) */
+int __nptl_init_once(int *kerr) NPTL_HIDDEN;   /* 0 or an error (EAGAIN) */
 /* src/once/pthread_once.c: bumped by 4 in every fork child.  */
 extern unsigned int __nptl_fork_generation NPTL_HIDDEN;
 extern unsigned long __nptl_created NPTL_HIDDEN;
@@ -169,11 +169,30 @@ extern struct glibc_attr __nptl_default_attr NPTL_HIDDEN;
 extern int __nptl_default_attr_lock NPTL_HIDDEN;
 size_t __nptl_default_stacksize(void) NPTL_HIDDEN;
 
-/* stack.c: descriptors with stack and TLS, cached.  */
+/* Where a thread creation failed, and the system call's own error (0:
+ * none), for the report of the failure (create_error.c).  */
+enum nptl_create_step {
+	NPTL_CREATE_INIT,       /* library start-up */
+	NPTL_CREATE_ATTR,       /* copying the default attribute */
+	NPTL_CREATE_STACK,      /* mmap of stack, guard and TLS */
+	NPTL_CREATE_GUARD,      /* installing the guard (madvise, mprotect) */
+	NPTL_CREATE_TLS,        /* ld.so's TLS set-up (malloc of the DTV) */
+	NPTL_CREATE_LIVE,       /* making the stack executable for ld.so */
+	NPTL_CREATE_CLONE,
+	NPTL_CREATE_AFFINITY,   /* applying the attribute to the new thread */
+	NPTL_CREATE_SCHED,
+};
+struct nptl_create_why {
+	int step;               /* enum nptl_create_step */
+	int kerr;               /* errno of the call that failed, 0: none */
+};
+
+/* stack.c: descriptors with stack and TLS, cached.  On failure, *err is
+ * what pthread_create returns and *why says which call failed.  */
 struct pthread *__nptl_stack_get(size_t stack_size, size_t guard_size,
 				 void *user_stack, size_t user_size,
-				 int *err) NPTL_HIDDEN;
-int __nptl_stack_live(struct pthread *pd) NPTL_HIDDEN;
+				 int *err, struct nptl_create_why *why) NPTL_HIDDEN;
+int __nptl_stack_live(struct pthread *pd, struct nptl_create_why *why) NPTL_HIDDEN;
 void __nptl_stack_put(struct pthread *pd) NPTL_HIDDEN;
 void *__nptl_stack_top(struct pthread *pd) NPTL_HIDDEN;
 void __nptl_stack_release_unused(struct pthread *pd) NPTL_HIDDEN;
@@ -188,27 +207,20 @@ extern int __nptl_stack_lock NPTL_HIDDEN;
 int __nptl_thread_create(pthread_t *res, const pthread_attr_t *attr,
 			 void *(*fn)(void *), void *arg, bool c11) NPTL_HIDDEN;
 
-/* Why pthread_create failed (src/thread/create_*.c), recorded only on
- * failure.  pthread_create.c says which step failed and the system call's
- * own error; create_facts.c measures the limits that step can run into;
- * create_reason.c, which only formats, names the one that refused;
- * create_error.c keeps the sentence per thread (nptl_create_error).  */
-enum nptl_create_step {
-	NPTL_CREATE_INIT,       /* library start-up */
-	NPTL_CREATE_ATTR,       /* copying the default attribute */
-	NPTL_CREATE_STACK,      /* mapping stack, guard and TLS */
-	NPTL_CREATE_LIVE,       /* making the stack executable for ld.so */
-	NPTL_CREATE_CLONE,
-	NPTL_CREATE_AFFINITY,   /* applying the attribute to the new thread */
-	NPTL_CREATE_SCHED,
-};
+/* Why pthread_create failed (src/thread/create_*.c), worked out only on
+ * failure.  pthread_create.c and stack.c say which step failed and the
+ * system call's own error (struct nptl_create_why); create_facts.c
+ * measures the limits that step can run into; create_reason.c, which only
+ * decides and formats, names the one that refused; create_error.c keeps
+ * the sentence per thread (nptl_create_error) and prints it with
+ * NPTL_VERBOSE.  */
 #define NPTL_NO_VALUE (~0ULL)   /* not measured, or no limit */
 struct nptl_create_facts {
 	const char *fn;                 /* "pthread_create" or "thrd_create" */
 	int err;                        /* what fn returns */
 	int step;                       /* enum nptl_create_step */
 	int kerr;                       /* the system call's error, 0: none */
-	unsigned long long need;        /* bytes the new thread maps (about) */
+	unsigned long long need;        /* bytes the failed call asked for (about) */
 	/* clone: tasks */
 	unsigned long long nproc_limit; /* RLIMIT_NPROC (soft) */
 	unsigned long long uid;         /* real uid */
@@ -219,11 +231,14 @@ struct nptl_create_facts {
 	char cgroup[160];               /* where pids_max is */
 	/* memory, in bytes */
 	unsigned long long as_limit, vm_size, data_limit, vm_data;
+	unsigned long long memlock_limit, vm_locked;
+	bool memlock_exempt;            /* CAP_IPC_LOCK */
 	unsigned long long max_map_count, map_count;
 	int overcommit;                 /* vm.overcommit_memory, -1 unknown */
-	unsigned long long commit_limit, committed;
+	unsigned long long commit_limit, committed;    /* overcommit 2 */
+	unsigned long long mem_swap_total;             /* overcommit 0 */
 };
-void __nptl_create_failed(bool c11, int err, int step, long kerr,
+void __nptl_create_failed(bool c11, int err, const struct nptl_create_why *why,
 			  size_t stack_size, size_t guard) NPTL_HIDDEN;
 void __nptl_create_facts(struct nptl_create_facts *f) NPTL_HIDDEN;
 size_t __nptl_create_reason(const struct nptl_create_facts *f, char *buf,

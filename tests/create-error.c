@@ -95,9 +95,9 @@ static void drain(int n)
 	close(rel[0]);
 }
 
-static long status_kb(const char *key)
+static long status_kb_of(const char *path, const char *key)
 {
-	FILE *f = fopen("/proc/self/status", "re");
+	FILE *f = fopen(path, "re");
 	char line[256];
 	size_t len = strlen(key);
 	long kb = -1;
@@ -110,6 +110,11 @@ static long status_kb(const char *key)
 		}
 	fclose(f);
 	return kb;
+}
+
+static long status_kb(const char *key)
+{
+	return status_kb_of("/proc/self/status", key);
 }
 
 /* The sentence must start with want (the numbers that follow are the
@@ -158,6 +163,24 @@ static void *read_own_error(void *arg)
 	(void)arg;
 	other_thread_len = nptl_create_error(other_thread_saw, sizeof(other_thread_saw));
 	return NULL;
+}
+
+static char failed_saw[256];
+
+/* A stack larger than RLIMIT_AS leaves room for.  */
+static void *fail_and_exit(void *arg)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	CHECK0(pthread_attr_init(&attr));
+	CHECK0(pthread_attr_setstacksize(&attr, (size_t)1 << 40));
+	int r = pthread_create(&t, &attr, ret_arg, NULL);
+	CHECK_ERR(r, EAGAIN);
+	if (r == 0)
+		pthread_join(t, NULL);
+	nptl_create_error(failed_saw, sizeof(failed_saw));
+	CHECK0(pthread_attr_destroy(&attr));
+	return arg;
 }
 
 /* Fill RLIMIT_AS = VmSize + 24 MiB with 1 MiB stacks; *reason gets the
@@ -213,6 +236,21 @@ static int as_child(void)
 	if (r == 0)
 		CHECK0(pthread_join(t, NULL));
 	CHECK(other_thread_len == 0 && other_thread_saw[0] == 0);
+
+	/* The sentence lives in the thread's own TLS: a thread that failed
+	 * and exited does not hand it to the next thread on its (cached)
+	 * stack.  */
+	CHECK0(pthread_create(&t, &attr, fail_and_exit, NULL));
+	CHECK0(pthread_join(t, NULL));
+	check_prefix(failed_saw, "pthread_create: EAGAIN: RLIMIT_AS reached (limit ");
+	pthread_t failed = t;
+	other_thread_len = -1;
+	CHECK0(pthread_create(&t, &attr, read_own_error, NULL));
+	CHECK0(pthread_join(t, NULL));
+	CHECK(other_thread_len == 0 && other_thread_saw[0] == 0);
+	printf("a thread on the stack of one that failed (%s): no sentence\n",
+	       pthread_equal(t, failed) ? "the same descriptor" :
+	       "another descriptor");
 
 	/* A success leaves the last failure's sentence in place.  */
 	char again[256];
@@ -537,6 +575,106 @@ static int cgroup_case(void)
 	return r;
 }
 
+/* ---- RLIMIT_MEMLOCK ----------------------------------------------------- */
+
+/* mlockall(MCL_FUTURE) locks every new mapping, a thread's stack too, and
+ * the kernel refuses it (mmap's EAGAIN) past RLIMIT_MEMLOCK.  Root's
+ * CAP_IPC_LOCK ignores the limit: root drops to NPROC_UID first.  The
+ * child has made no thread yet, so the first refusal is glibc's, making
+ * libnptl's start-up thread; the second libnptl's own mmap.  */
+static int memlock_child(void)
+{
+	check_errno = true;
+	struct rlimit rl = { 64 << 10, 64 << 10 };
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) != 0)
+		FATAL("setrlimit(RLIMIT_MEMLOCK): %s", strerror(errno));
+	if (geteuid() == 0 &&
+	    (setresgid(NPROC_UID, NPROC_UID, NPROC_UID) != 0 ||
+	     setresuid(NPROC_UID, NPROC_UID, NPROC_UID) != 0))
+		FATAL("setresuid(%d): %s", NPROC_UID, strerror(errno));
+	pthread_attr_t attr;
+	CHECK0(pthread_attr_init(&attr));
+	CHECK0(pthread_attr_setstacksize(&attr, 3 << 20));   /* none cached */
+	char first[256], reason[256];
+	pthread_t t;
+	for (int round = 0; round < 2; round++) {
+		if (mlockall(MCL_FUTURE) != 0)
+			SKIP("mlockall(MCL_FUTURE): %s", strerror(errno));
+		int err;
+		int n = fill(&attr, &err);
+		nptl_create_error(round ? reason : first, sizeof(reason));
+		/* Nothing below may need locked memory.  */
+		munlockall();
+		drain(n);
+		CHECK_ERR(err, EAGAIN);
+		CHECK(n == 0);
+		if (round == 0) {
+			/* Now that libnptl is started.  */
+			CHECK0(pthread_create(&t, NULL, ret_arg, NULL));
+			CHECK0(pthread_join(t, NULL));
+		}
+	}
+	printf("RLIMIT_MEMLOCK = 64 KiB, mlockall(MCL_FUTURE): first thread: "
+	       "\"%s\"\n", first);
+	printf("RLIMIT_MEMLOCK = 64 KiB, mlockall(MCL_FUTURE), 3 MiB stacks: "
+	       "\"%s\"\n", reason);
+	const char *want = "pthread_create: EAGAIN: RLIMIT_MEMLOCK reached "
+			   "(limit 64 KiB, VmLck ";
+	check_prefix(first, want);
+	check_prefix(reason, want);
+	CHECK(strstr(reason, ", a new thread needs 30") != NULL);   /* 3 MiB + */
+	CHECK(strstr(first, " with mlockall(MCL_FUTURE) in force") != NULL);
+	CHECK(strstr(reason, " with mlockall(MCL_FUTURE) in force") != NULL);
+	CHECK0(pthread_attr_destroy(&attr));
+	return t_done();
+}
+
+/* ---- vm.overcommit_memory=0 --------------------------------------------- */
+
+/* The heuristic overcommit refuses one mapping larger than memory and swap
+ * together: a stack of twice that.  */
+static int overcommit_child(void)
+{
+	check_errno = true;
+	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "re");
+	int mode = -1;
+	if (!f || fscanf(f, "%d", &mode) != 1)
+		SKIP("cannot read vm.overcommit_memory");
+	fclose(f);
+	if (mode != 0)
+		SKIP("vm.overcommit_memory is %d, not 0", mode);
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur != RLIM_INFINITY)
+		SKIP("RLIMIT_AS is finite: it would refuse first");
+	long total = status_kb_of("/proc/meminfo", "MemTotal");
+	long swap = status_kb_of("/proc/meminfo", "SwapTotal");
+	if (total <= 0 || swap < 0)
+		FATAL("no MemTotal or SwapTotal in /proc/meminfo");
+	unsigned long long size = 2ULL * (unsigned long long)(total + swap) * 1024;
+	if (size > (1ULL << 45))
+		SKIP("memory and swap too large for a stack twice their size");
+	pthread_attr_t attr;
+	pthread_t t;
+	CHECK0(pthread_attr_init(&attr));
+	CHECK0(pthread_attr_setstacksize(&attr, (size_t)size));
+	errno = EDOM;
+	int r = pthread_create(&t, &attr, ret_arg, NULL);
+	CHECK(errno == EDOM);
+	if (r == 0)
+		pthread_join(t, NULL);
+	char reason[256], want[200];
+	nptl_create_error(reason, sizeof(reason));
+	printf("vm.overcommit_memory = 0, a stack of 2 x (MemTotal + SwapTotal): "
+	       "\"%s\"\n", reason);
+	CHECK_ERR(r, EAGAIN);
+	snprintf(want, sizeof(want), "pthread_create: EAGAIN: vm.overcommit_memory=0 "
+		 "refuses a mapping larger than memory and swap (MemTotal + "
+		 "SwapTotal %ld KiB, a new thread needs ", total + swap);
+	check_prefix(reason, want);
+	CHECK0(pthread_attr_destroy(&attr));
+	return t_done();
+}
+
 /* ---- vm.max_map_count --------------------------------------------------- */
 
 #define MAP_COUNT_MAX 262144L
@@ -607,6 +745,8 @@ int main(int argc, char **argv)
 		t_failures += run_child(nproc_child, "RLIMIT_NPROC");
 	else
 		printf("RLIMIT_NPROC: skipped: not root (cannot drop to an unused uid)\n");
+	t_failures += run_child(memlock_child, "RLIMIT_MEMLOCK");
+	t_failures += run_child(overcommit_child, "vm.overcommit_memory=0");
 	t_failures += cgroup_case();
 	t_failures += run_child(maps_child, "vm.max_map_count");
 	return t_done();

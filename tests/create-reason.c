@@ -21,8 +21,10 @@ static struct nptl_create_facts clone_facts(void)
 		.threads_max = 127000, .nr_threads = 350, .pid_max = 4194304,
 		.pids_max = NONE, .pids_current = NONE, .cgroup = "",
 		.as_limit = NONE, .vm_size = NONE, .data_limit = NONE,
-		.vm_data = NONE, .max_map_count = NONE, .map_count = NONE,
+		.vm_data = NONE, .memlock_limit = NONE, .vm_locked = NONE,
+		.memlock_exempt = false, .max_map_count = NONE, .map_count = NONE,
 		.overcommit = -1, .commit_limit = NONE, .committed = NONE,
+		.mem_swap_total = NONE,
 	};
 	return f;
 }
@@ -31,7 +33,7 @@ static struct nptl_create_facts map_facts(void)
 {
 	struct nptl_create_facts f = clone_facts();
 	f.step = NPTL_CREATE_STACK;
-	f.kerr = 0;
+	f.kerr = ENOMEM;
 	f.threads_max = f.nr_threads = f.pid_max = NONE;
 	f.need = 8396800;                      /* 8200 KiB */
 	f.vm_size = 100000 * 1024ULL;
@@ -140,8 +142,14 @@ int main(void)
 		  "(limit 65530, 65528 mappings)");
 	f.map_count = 65527;
 	EXPECT(f, "pthread_create: EAGAIN: could not map the new thread's "
-		  "memory and no known limit is reached (RLIMIT_AS 108200 KiB, "
-		  "VmSize 100000 KiB, 65527 of vm.max_map_count 65530 mappings)");
+		  "memory (ENOMEM) and no known limit is reached (RLIMIT_AS "
+		  "108200 KiB, VmSize 100000 KiB, 65527 of vm.max_map_count 65530 "
+		  "mappings)");
+	/* A limit near another's edge does not hide the one reached.  */
+	f.map_count = 65530;
+	f.as_limit = 108000 * 1024ULL;
+	EXPECT(f, "pthread_create: EAGAIN: RLIMIT_AS reached (limit 108000 KiB, "
+		  "VmSize 100000 KiB, a new thread needs 8200 KiB)");
 
 	f = map_facts();
 	f.overcommit = 2;
@@ -152,11 +160,70 @@ int main(void)
 		  "Committed_AS 3999000 KiB, a new thread needs 8200 KiB)");
 	f.overcommit = 1;
 	EXPECT(f, "pthread_create: EAGAIN: could not map the new thread's "
-		  "memory and no known limit is reached (RLIMIT_AS unlimited, "
-		  "VmSize 100000 KiB, 120 of vm.max_map_count 65530 mappings)");
+		  "memory (ENOMEM) and no known limit is reached (RLIMIT_AS "
+		  "unlimited, VmSize 100000 KiB, 120 of vm.max_map_count 65530 "
+		  "mappings)");
+
+	/* The heuristic overcommit: one mapping larger than memory and swap
+	 * (a huge stack size), and only that.  */
+	f = map_facts();
+	f.mem_swap_total = 8000 * 1024ULL;
+	EXPECT(f, "pthread_create: EAGAIN: vm.overcommit_memory=0 refuses a "
+		  "mapping larger than memory and swap (MemTotal + SwapTotal "
+		  "8000 KiB, a new thread needs 8200 KiB)");
+	f.mem_swap_total = 8200 * 1024ULL;
+	EXPECT(f, "pthread_create: EAGAIN: could not map the new thread's "
+		  "memory (ENOMEM) and no known limit is reached (RLIMIT_AS "
+		  "unlimited, VmSize 100000 KiB, 120 of vm.max_map_count 65530 "
+		  "mappings)");
+	/* A size near 2^64 must not wrap around in the sums.  */
+	f.need = ~0ULL - 1;
+	f.as_limit = 1ULL << 40;
+	EXPECT(f, "pthread_create: EAGAIN: RLIMIT_AS reached (limit 1073741824 "
+		  "KiB, VmSize 100000 KiB, a new thread needs 18014398509481983 "
+		  "KiB)");
+
+	/* mmap's EAGAIN: locked memory, with mlockall(MCL_FUTURE).  */
+	f = map_facts();
+	f.kerr = EAGAIN;
+	f.memlock_limit = 64 * 1024;
+	f.vm_locked = 0;
+	f.as_limit = 1024;   /* EAGAIN is never RLIMIT_AS's */
+	EXPECT(f, "pthread_create: EAGAIN: RLIMIT_MEMLOCK reached (limit 64 KiB, "
+		  "VmLck 0 KiB, a new thread needs 8200 KiB) with "
+		  "mlockall(MCL_FUTURE) in force");
+	f.memlock_exempt = true;   /* CAP_IPC_LOCK */
+	EXPECT(f, "pthread_create: EAGAIN: could not map the new thread's "
+		  "memory (EAGAIN) and no known limit is reached (RLIMIT_AS 1 KiB, "
+		  "VmSize 100000 KiB, 120 of vm.max_map_count 65530 mappings, "
+		  "RLIMIT_MEMLOCK 64 KiB, VmLck 0 KiB)");
+
+	/* The guard and the TLS, after the mapping.  */
+	f = map_facts();
+	f.step = NPTL_CREATE_GUARD;
+	f.need = 0;
+	f.map_count = 65528;
+	EXPECT(f, "pthread_create: EAGAIN: vm.max_map_count reached "
+		  "(limit 65530, 65528 mappings)");
+	f.map_count = 100;
+	EXPECT(f, "pthread_create: EAGAIN: could not install the new thread's "
+		  "stack guard (ENOMEM) and no known limit is reached (RLIMIT_AS "
+		  "unlimited, VmSize 100000 KiB, 100 of vm.max_map_count 65530 "
+		  "mappings)");
+	f.step = NPTL_CREATE_TLS;
+	f.need = 4096;
+	f.data_limit = 50002 * 1024ULL;
+	EXPECT(f, "pthread_create: EAGAIN: RLIMIT_DATA reached (limit 50002 KiB, "
+		  "VmData 50000 KiB, a new thread needs 4 KiB)");
+	f.data_limit = NONE;
+	EXPECT(f, "pthread_create: EAGAIN: could not allocate the new thread's "
+		  "TLS (ENOMEM) and no known limit is reached (RLIMIT_AS "
+		  "unlimited, VmSize 100000 KiB, 100 of vm.max_map_count 65530 "
+		  "mappings)");
 
 	f = map_facts();
 	f.step = NPTL_CREATE_LIVE;
+	f.kerr = EACCES;
 	f.need = 0;
 	f.map_count = 65529;
 	EXPECT(f, "pthread_create: EAGAIN: vm.max_map_count reached "
@@ -165,11 +232,12 @@ int main(void)
 	f.vm_size = NONE;
 	f.max_map_count = NONE;
 	EXPECT(f, "pthread_create: EAGAIN: could not make the new thread's "
-		  "stack executable and no known limit is reached "
+		  "stack executable (EACCES) and no known limit is reached "
 		  "(RLIMIT_AS unlimited)");
 
 	f = map_facts();
 	f.err = EINVAL;
+	f.kerr = 0;
 	EXPECT(f, "pthread_create: EINVAL: the stack size does not fit in the "
 		  "address space");
 
@@ -183,10 +251,35 @@ int main(void)
 	f.err = f.kerr = EINVAL;
 	EXPECT(f, "pthread_create: EINVAL: sched_setaffinity(2) on the new "
 		  "thread failed with EINVAL");
+
+	/* glibc's own pthread_create for libnptl's start-up thread: its mmap
+	 * or its clone, both families measured, errno says which first.  */
+	f = clone_facts();
 	f.step = NPTL_CREATE_INIT;
+	f.need = 76 * 1024;
+	f.vm_size = 10000 * 1024ULL;
+	f.vm_locked = 0;
+	f.memlock_limit = 64 * 1024;
+	EXPECT(f, "pthread_create: EAGAIN: RLIMIT_MEMLOCK reached (limit 64 KiB, "
+		  "VmLck 0 KiB, a new thread needs 76 KiB) with "
+		  "mlockall(MCL_FUTURE) in force");
+	f.nproc_limit = 50;
+	f.uid_tasks = 50;
+	EXPECT(f, "pthread_create: EAGAIN: RLIMIT_NPROC reached "
+		  "(limit 50, 50 tasks of uid 1000)");
+	f.kerr = ENOMEM;   /* its mmap, then: not a task limit */
+	f.as_limit = 10050 * 1024ULL;
+	EXPECT(f, "pthread_create: EAGAIN: RLIMIT_AS reached (limit 10050 KiB, "
+		  "VmSize 10000 KiB, a new thread needs 76 KiB)");
+	f.as_limit = NONE;
+	EXPECT(f, "pthread_create: EAGAIN: glibc could not make libnptl's "
+		  "start-up thread (ENOMEM) and no known limit is reached "
+		  "(RLIMIT_NPROC limit 50, kernel.threads-max 127000 with 350 "
+		  "tasks, kernel.pid_max 4194304, RLIMIT_AS unlimited, "
+		  "RLIMIT_MEMLOCK 64 KiB)");
+
+	f = clone_facts();
 	f.err = EAGAIN;
-	EXPECT(f, "pthread_create: EAGAIN: libnptl could not start its first "
-		  "thread");
 	f.step = NPTL_CREATE_ATTR;
 	EXPECT(f, "pthread_create: EAGAIN: no memory to copy the default "
 		  "thread attribute");

@@ -162,7 +162,9 @@ size_t __nptl_tls_static_size(size_t *align);
 
 /* glibc's multi-threaded mode: locks in stdio and malloc, the SIGSETXID
  * handler, __libc_single_threaded.  */
-int __nptl_glibc_go_multithreaded(void);   /* 0 or pthread_create's error */
+/* 0 or pthread_create's error, and then *kerr the errno it left.  */
+int __nptl_glibc_go_multithreaded(int *kerr);
+size_t __nptl_glibc_bootstrap_size(void);   /* stack and guard it maps */
 /* Make glibc's own cancellation points check for cancellation even in a
  * process with one thread (a self-cancel before any pthread_create).  */
 void __nptl_glibc_cancel_points_on(void);

@@ -23,7 +23,23 @@ static void *bootstrap(void *arg)
 	return arg;
 }
 
-int __nptl_glibc_go_multithreaded(void)
+/* The bootstrap's stack: a small one, so that it fits wherever a thread of
+ * the program's would -- plus the static TLS glibc carves out of it
+ * (ThreadSanitizer's runtime alone has 768 KiB of it).  */
+static size_t bootstrap_stack(void)
+{
+	size_t size = 64 * 1024 + __nptl_tls_static_size(NULL);
+	return (size + __nptl_page_size - 1) & ~(__nptl_page_size - 1);
+}
+
+/* What is mapped for it (by us; glibc gets it as a user stack, with no
+ * guard): for the report of a failure.  */
+size_t __nptl_glibc_bootstrap_size(void)
+{
+	return bootstrap_stack();
+}
+
+int __nptl_glibc_go_multithreaded(int *kerr)
 {
 	typedef int create_fn(pthread_t *, const pthread_attr_t *,
 			      void *(*)(void *), void *);
@@ -34,23 +50,28 @@ int __nptl_glibc_go_multithreaded(void)
 					  "GLIBC_2.34");
 	if (!create || !join)
 		__nptl_fatal("glibc's pthread_create@GLIBC_2.34 is missing");
-	/* A small stack, so that the bootstrap fits wherever a thread of
-	 * the program's would -- plus the static TLS glibc carves out of it
-	 * (ThreadSanitizer's runtime alone has 768 KiB of it).  glibc reads
-	 * the attribute in its own layout.  */
-	size_t size = 64 * 1024 + __nptl_tls_static_size(NULL);
-	size = (size + __nptl_page_size - 1) & ~(__nptl_page_size - 1);
+	/* glibc reads the attribute in its own layout.  */
+	size_t size = bootstrap_stack();
 	long m = nptl_syscall(SYS_mmap, 0, size, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (m < 0 && m > -4096)
+	if (m < 0 && m > -4096) {
+		*kerr = (int)-m;
 		return EAGAIN;
+	}
 	union {
 		pthread_attr_t attr;
 		struct glibc_attr ga;
 	} a = { .ga = { .flags = ATTR_FLAG_STACKADDR,
 			.stackaddr = (char *)m + size, .stacksize = size } };
 	pthread_t t;
+	/* On failure, errno is what glibc's failed clone (or TLS set-up)
+	 * left: the kernel's reason, kept for the report, and errno is put
+	 * back.  */
+	int saved_errno = errno;
+	errno = 0;
 	int err = create(&t, &a.attr, bootstrap, NULL);
+	*kerr = errno;
+	errno = saved_errno;
 	if (err == 0)
 		join(t, NULL);
 	nptl_sys2(SYS_munmap, m, size);

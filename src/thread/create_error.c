@@ -22,21 +22,41 @@
 
 static __thread char last_error[256] __attribute__((tls_model("initial-exec")));
 
-void __nptl_create_failed(bool c11, int err, int step, long kerr,
+/* About what the failed call asked for: for map_new's mmap (stack.c),
+ * stack, guard, static TLS and descriptor and a page of slack for the
+ * signal frame and rounding; for the DTV's malloc, what malloc asks of the
+ * kernel when its heap is full; nothing new for an mprotect or madvise on the mapping there is.  */
+static unsigned long long need(int step, size_t stack_size, size_t guard)
+{
+	size_t align;
+	unsigned long long tls = __nptl_tls_static_size(&align) + __nptl_page_size;
+	switch (step) {
+	case NPTL_CREATE_STACK:
+		if (stack_size > ~0ULL / 2 || guard > ~0ULL / 4)
+			return ~0ULL - 1;
+		return stack_size + guard + tls;
+	case NPTL_CREATE_INIT:
+		return __nptl_glibc_bootstrap_size();
+	case NPTL_CREATE_TLS:
+		/* malloc grows its heap by at least its top pad (128 KiB by
+		 * default) besides the request: less than that is not what
+		 * was asked of the kernel.  */
+		return (128 << 10) + __nptl_page_size;
+	default:
+		return 0;
+	}
+}
+
+void __nptl_create_failed(bool c11, int err, const struct nptl_create_why *why,
 			  size_t stack_size, size_t guard)
 {
 	int saved_errno = errno;
 	struct nptl_create_facts f;
 	f.fn = c11 ? "thrd_create" : "pthread_create";
 	f.err = err;
-	f.step = step;
-	f.kerr = (int)kerr;
-	/* About what map_new (stack.c) asks for: stack, guard, static TLS
-	 * and descriptor, a page of slack for the signal frame and
-	 * rounding.  */
-	size_t align;
-	f.need = stack_size + guard + __nptl_tls_static_size(&align) +
-		 __nptl_page_size;
+	f.step = why->step;
+	f.kerr = why->kerr;
+	f.need = need(why->step, stack_size, guard);
 	__nptl_create_facts(&f);
 	__nptl_create_reason(&f, last_error, sizeof(last_error));
 	if (__nptl_verbose)

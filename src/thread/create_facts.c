@@ -70,17 +70,17 @@ static unsigned long long read_u(const char *path)
 }
 
 /* Calls fn for each line of the file (a line longer than the buffer is cut
- * short) until fn returns true.  */
-static void scan_lines(const char *path, bool (*fn)(const char *line, void *ctx),
+ * short) until fn returns true.  False if the file could not be read.  */
+static bool scan_lines(const char *path, bool (*fn)(const char *line, void *ctx),
 		       void *ctx)
 {
 	int fd = open_ro(path, 0);
 	if (fd < 0)
-		return;
+		return false;
 	char chunk[512], line[256];
 	size_t len = 0;
 	bool done = false;
-	long n;
+	long n = 0;
 	while (!done && (n = nptl_sys3(SYS_read, fd, chunk, sizeof(chunk))) > 0) {
 		for (long i = 0; i < n && !done; i++) {
 			if (chunk[i] != '\n') {
@@ -94,6 +94,7 @@ static void scan_lines(const char *path, bool (*fn)(const char *line, void *ctx)
 		}
 	}
 	close_fd(fd);
+	return done || n == 0;
 }
 
 static bool starts(const char *s, const char *prefix)
@@ -112,18 +113,23 @@ static unsigned long long limit(int resource)
 
 /* ---- tasks ------------------------------------------------------------ */
 
-/* The kernel lets a process with uid 0 (in the first user namespace) or
- * CAP_SYS_RESOURCE or CAP_SYS_ADMIN past RLIMIT_NPROC.  */
-static bool nproc_exempt(unsigned long long uid)
+/* Whether the calling thread has one of the capabilities (all below 32)
+ * in its effective set.  */
+static bool capable(unsigned int mask)
 {
-	if (uid == 0)
-		return true;
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
 	if (nptl_sys2(SYS_capget, &h, d) != 0)
 		return false;
-	unsigned int want = (1u << CAP_SYS_RESOURCE) | (1u << CAP_SYS_ADMIN);
-	return (d[0].effective & want) != 0;
+	return (d[0].effective & mask) != 0;
+}
+
+/* The kernel lets a process with uid 0 (in the first user namespace) or
+ * CAP_SYS_RESOURCE or CAP_SYS_ADMIN past RLIMIT_NPROC.  */
+static bool nproc_exempt(unsigned long long uid)
+{
+	return uid == 0 ||
+	       capable((1u << CAP_SYS_RESOURCE) | (1u << CAP_SYS_ADMIN));
 }
 
 struct status_ctx {
@@ -274,7 +280,11 @@ static bool mount_line(const char *line, void *arg)
 static void pids_cgroup(struct nptl_create_facts *f)
 {
 	struct cg_ctx cg = { .found = false };
-	scan_lines("/proc/self/cgroup", cgroup_line, &cg);
+	/* The new task starts in its creator's cgroup, and in cgroup v1 (or
+	 * v2's threaded mode) a thread's may differ from its process's.  */
+	scan_lines("/proc/thread-self/cgroup", cgroup_line, &cg);
+	if (!cg.found)
+		scan_lines("/proc/self/cgroup", cgroup_line, &cg);
 	if (!cg.found)
 		return;
 	struct mnt_ctx m = { .v1 = cg.v1, .found = false };
@@ -338,46 +348,36 @@ static void pids_cgroup(struct nptl_create_facts *f)
 
 /* ---- memory ------------------------------------------------------------- */
 
-struct vm_ctx {
-	unsigned long long size, data;
-	int found;
+/* Fields of a "Key:   value kB" file (/proc/self/status, /proc/meminfo),
+ * each to NONE until found.  */
+struct kv_ctx {
+	const char *const *keys;
+	unsigned long long *vals;
+	int n, found;
 };
 
-static bool vm_line(const char *line, void *arg)
+static bool kv_line(const char *line, void *arg)
 {
-	struct vm_ctx *c = arg;
-	const char *p = line;
-	if (starts(line, "VmSize:")) {
-		p += 7;
-		c->size = parse_u(&p);
-		c->found++;
-	} else if (starts(line, "VmData:")) {
-		p += 7;
-		c->data = parse_u(&p);
-		c->found++;
+	struct kv_ctx *c = arg;
+	for (int i = 0; i < c->n; i++) {
+		size_t l = strlen(c->keys[i]);
+		if (strncmp(line, c->keys[i], l) == 0 && line[l] == ':') {
+			const char *p = line + l + 1;
+			c->vals[i] = parse_u(&p);
+			c->found++;
+			break;
+		}
 	}
-	return c->found == 2;
+	return c->found == c->n;
 }
 
-struct commit_ctx {
-	unsigned long long limit, committed;
-	int found;
-};
-
-static bool meminfo_line(const char *line, void *arg)
+static void read_kv(const char *path, const char *const *keys,
+		    unsigned long long *vals, int n)
 {
-	struct commit_ctx *c = arg;
-	const char *p = line;
-	if (starts(line, "CommitLimit:")) {
-		p += 12;
-		c->limit = parse_u(&p);
-		c->found++;
-	} else if (starts(line, "Committed_AS:")) {
-		p += 13;
-		c->committed = parse_u(&p);
-		c->found++;
-	}
-	return c->found == 2;
+	for (int i = 0; i < n; i++)
+		vals[i] = NONE;
+	struct kv_ctx c = { keys, vals, n, 0 };
+	scan_lines(path, kv_line, &c);
 }
 
 static unsigned long long kib(unsigned long long v)
@@ -385,19 +385,15 @@ static unsigned long long kib(unsigned long long v)
 	return v == NONE ? NONE : v * 1024;
 }
 
-static unsigned long long count_lines(const char *path)
+static bool maps_line(const char *line, void *arg)
 {
-	int fd = open_ro(path, 0);
-	if (fd < 0)
-		return NONE;
-	char chunk[1024];
-	unsigned long long lines = 0;
-	long n;
-	while ((n = nptl_sys3(SYS_read, fd, chunk, sizeof(chunk))) > 0)
-		for (long i = 0; i < n; i++)
-			lines += chunk[i] == '\n';
-	close_fd(fd);
-	return n < 0 ? NONE : lines;
+	/* x86_64's vsyscall page is shown but is no mapping of ours: the
+	 * kernel does not count it against vm.max_map_count.  */
+	static const char gate[] = "[vsyscall]";
+	size_t l = strlen(line), g = sizeof(gate) - 1;
+	if (l < g || strcmp(line + l - g, gate) != 0)
+		++*(unsigned long long *)arg;
+	return false;
 }
 
 void __nptl_create_facts(struct nptl_create_facts *f)
@@ -408,11 +404,17 @@ void __nptl_create_facts(struct nptl_create_facts *f)
 	f->pids_max = f->pids_current = NONE;
 	f->cgroup[0] = 0;
 	f->as_limit = f->vm_size = f->data_limit = f->vm_data = NONE;
+	f->memlock_limit = f->vm_locked = NONE;
+	f->memlock_exempt = false;
+	f->mem_swap_total = NONE;
 	f->max_map_count = f->map_count = NONE;
 	f->overcommit = -1;
 	f->commit_limit = f->committed = NONE;
 
-	if (f->step == NPTL_CREATE_CLONE && f->kerr == EAGAIN) {
+	/* glibc's own pthread_create for the start-up thread (INIT) may
+	 * have failed in its mmap or its clone: both families.  */
+	bool init = f->step == NPTL_CREATE_INIT;
+	if ((f->step == NPTL_CREATE_CLONE && f->kerr == EAGAIN) || init) {
 		f->nproc_limit = limit(RLIMIT_NPROC);
 		f->uid = (unsigned long long)nptl_sys0(SYS_getuid);
 		f->nproc_exempt = nproc_exempt(f->uid);
@@ -430,22 +432,37 @@ void __nptl_create_facts(struct nptl_create_facts *f)
 		pids_cgroup(f);
 		if (f->nproc_limit != NONE && !f->nproc_exempt)
 			f->uid_tasks = uid_tasks(f->uid);
-	} else if (f->step == NPTL_CREATE_STACK || f->step == NPTL_CREATE_LIVE) {
+	}
+	if (f->step == NPTL_CREATE_STACK || f->step == NPTL_CREATE_GUARD ||
+	    f->step == NPTL_CREATE_TLS || f->step == NPTL_CREATE_LIVE || init) {
 		f->as_limit = limit(RLIMIT_AS);
 		f->data_limit = limit(RLIMIT_DATA);
-		struct vm_ctx vm = { NONE, NONE, 0 };
-		scan_lines("/proc/self/status", vm_line, &vm);
-		f->vm_size = kib(vm.size);
-		f->vm_data = kib(vm.data);
+		f->memlock_limit = limit(RLIMIT_MEMLOCK);
+		f->memlock_exempt = capable(1u << CAP_IPC_LOCK);
+		static const char *const vm_keys[] = { "VmSize", "VmData", "VmLck" };
+		unsigned long long vm[3];
+		read_kv("/proc/self/status", vm_keys, vm, 3);
+		f->vm_size = kib(vm[0]);
+		f->vm_data = kib(vm[1]);
+		f->vm_locked = kib(vm[2]);
 		f->max_map_count = read_u("/proc/sys/vm/max_map_count");
-		f->map_count = count_lines("/proc/self/maps");
+		unsigned long long maps = 0;
+		if (scan_lines("/proc/self/maps", maps_line, &maps))
+			f->map_count = maps;
 		unsigned long long oc = read_u("/proc/sys/vm/overcommit_memory");
 		f->overcommit = oc == NONE ? -1 : (int)oc;
-		if (f->overcommit == 2) {
-			struct commit_ctx c = { NONE, NONE, 0 };
-			scan_lines("/proc/meminfo", meminfo_line, &c);
-			f->commit_limit = kib(c.limit);
-			f->committed = kib(c.committed);
+		static const char *const mem_keys[] = {
+			"CommitLimit", "Committed_AS", "MemTotal", "SwapTotal"
+		};
+		unsigned long long mem[4];
+		if (f->overcommit == 0 || f->overcommit == 2) {
+			read_kv("/proc/meminfo", mem_keys, mem, 4);
+			if (f->overcommit == 2) {
+				f->commit_limit = kib(mem[0]);
+				f->committed = kib(mem[1]);
+			} else if (mem[2] != NONE && mem[3] != NONE) {
+				f->mem_swap_total = kib(mem[2] + mem[3]);
+			}
 		}
 	}
 }

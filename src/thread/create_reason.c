@@ -11,16 +11,27 @@
  * writes with its own formatter rather than snprintf, so that it is safe
  * wherever pthread_create may fail.
  *
- * The order follows the kernel's.  clone(2) checks RLIMIT_NPROC first,
- * then kernel.threads-max, then the pids cgroups, then takes a pid (all
- * EAGAIN); a limit found reached earlier in that order is the one that
- * refused.  The numbers are read after the failure, so a limit right at
- * its edge may read as one task below it: then RLIMIT_NPROC, the one
- * limit whose count is not exact (tasks of other user namespaces, hidden
- * /proc), is named as the likely one when it is finite and applies.
- * A mapping (the stack, its guard, its TLS) fails on RLIMIT_AS, then
- * RLIMIT_DATA (a private writable mapping counts as data), then the map
- * count, then the overcommit limit: the order of the kernel's own checks.
+ * The kernel's errno says which family of limits to look at: clone(2)'s
+ * EAGAIN is a task limit, its ENOMEM the kernel's own memory; mmap(2)'s
+ * ENOMEM is a limit on mappings, its EAGAIN RLIMIT_MEMLOCK with
+ * mlockall(MCL_FUTURE) in force.  Within a family the numbers decide.
+ *
+ * clone(2) checks RLIMIT_NPROC first, then kernel.threads-max, then takes
+ * a pid (kernel.pid_max), then asks the pids cgroups (all EAGAIN); a limit
+ * found reached earlier in that order is the one that refused -- except
+ * that a full cgroup is named before kernel.pid_max, whose count is only
+ * estimated (tasks on the system against the pids there are) where the
+ * cgroup's is exact.  The numbers are read after the failure, so a limit
+ * right at its edge may read as one task below it: then RLIMIT_NPROC, the
+ * one limit whose count is not exact (tasks of other user namespaces,
+ * hidden /proc), is named as the likely one when it is finite and applies.
+ *
+ * A mapping (the stack with its guard and TLS) is refused by the kernel
+ * for the map count, then RLIMIT_MEMLOCK, RLIMIT_AS, RLIMIT_DATA (a
+ * private writable mapping counts as data), then the overcommit policy.
+ * Here the exact byte limits are judged before the map count, which is
+ * judged with a margin of two (the mapping and the split for its guard),
+ * so that a map count near its limit does not hide the limit that refused.
  */
 #include <string.h>
 #include "nptl.h"
@@ -106,21 +117,40 @@ static void nproc(struct out *o, const struct nptl_create_facts *f, bool reached
 	put(o, ")");
 }
 
-static void clone_reason(struct out *o, const struct nptl_create_facts *f)
+/* The task limits as read, when none is found reached.  */
+static void task_numbers(struct out *o, const struct nptl_create_facts *f)
 {
-	if (f->kerr == ENOMEM) {
-		put(o, "clone(2) failed with ENOMEM: the kernel could not "
-		       "allocate the new task (kernel memory, or a memory "
-		       "cgroup's limit)");
-		return;
+	put(o, "RLIMIT_NPROC ");
+	if (f->nproc_exempt && have(f->nproc_limit))
+		put(o, "does not apply");
+	else
+		put_limit(o, f->nproc_limit);
+	if (have(f->threads_max)) {
+		put(o, ", kernel.threads-max ");
+		put_u(o, f->threads_max);
 	}
-	if (f->kerr != EAGAIN) {
-		put(o, "clone(2) failed with ");
-		put_err(o, f->kerr);
-		return;
+	if (have(f->nr_threads)) {
+		put(o, " with ");
+		put_u(o, f->nr_threads);
+		put(o, " tasks");
 	}
-	bool nproc_applies = !f->nproc_exempt && have(f->nproc_limit);
-	if (nproc_applies && have(f->uid_tasks) && f->uid_tasks >= f->nproc_limit) {
+	if (have(f->pid_max)) {
+		put(o, ", kernel.pid_max ");
+		put_u(o, f->pid_max);
+	}
+	if (have(f->pids_max)) {
+		put(o, ", cgroup ");
+		put(o, f->cgroup);
+		put(o, " pids.max ");
+		put_u(o, f->pids_max);
+	}
+}
+
+/* The task limit found reached, if one is.  */
+static bool task_limit(struct out *o, const struct nptl_create_facts *f)
+{
+	if (!f->nproc_exempt && have(f->nproc_limit) && have(f->uid_tasks) &&
+	    f->uid_tasks >= f->nproc_limit) {
 		nproc(o, f, true);
 	} else if (have(f->threads_max) && have(f->nr_threads) &&
 		   f->nr_threads >= f->threads_max) {
@@ -145,34 +175,33 @@ static void clone_reason(struct out *o, const struct nptl_create_facts *f)
 		put(o, ", ");
 		put_u(o, f->nr_threads);
 		put(o, " tasks on the system)");
-	} else if (nproc_applies) {
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static void clone_reason(struct out *o, const struct nptl_create_facts *f)
+{
+	if (f->kerr == ENOMEM) {
+		put(o, "clone(2) failed with ENOMEM: the kernel could not "
+		       "allocate the new task (kernel memory, or a memory "
+		       "cgroup's limit)");
+		return;
+	}
+	if (f->kerr != EAGAIN) {
+		put(o, "clone(2) failed with ");
+		put_err(o, f->kerr);
+		return;
+	}
+	if (task_limit(o, f))
+		return;
+	if (!f->nproc_exempt && have(f->nproc_limit)) {
 		nproc(o, f, false);
 	} else {
 		put(o, "clone(2) failed with EAGAIN and no known limit is "
-		       "reached (RLIMIT_NPROC ");
-		if (f->nproc_exempt && have(f->nproc_limit))
-			put(o, "does not apply");
-		else
-			put_limit(o, f->nproc_limit);
-		if (have(f->threads_max)) {
-			put(o, ", kernel.threads-max ");
-			put_u(o, f->threads_max);
-		}
-		if (have(f->nr_threads)) {
-			put(o, " with ");
-			put_u(o, f->nr_threads);
-			put(o, " tasks");
-		}
-		if (have(f->pid_max)) {
-			put(o, ", kernel.pid_max ");
-			put_u(o, f->pid_max);
-		}
-		if (have(f->pids_max)) {
-			put(o, ", cgroup ");
-			put(o, f->cgroup);
-			put(o, " pids.max ");
-			put_u(o, f->pids_max);
-		}
+		       "reached (");
+		task_numbers(o, f);
 		put(o, ")");
 	}
 }
@@ -181,7 +210,7 @@ static void clone_reason(struct out *o, const struct nptl_create_facts *f)
 static bool over(unsigned long long limit, unsigned long long used,
 		 unsigned long long need)
 {
-	return have(limit) && have(used) && used + need > limit;
+	return have(limit) && have(used) && (need > limit || used > limit - need);
 }
 
 static void rlimit_reason(struct out *o, const char *which, const char *vm,
@@ -200,25 +229,61 @@ static void rlimit_reason(struct out *o, const char *which, const char *vm,
 	put(o, ")");
 }
 
-static void memory_reason(struct out *o, const struct nptl_create_facts *f)
+static void what_failed(struct out *o, const struct nptl_create_facts *f)
 {
-	if (f->step == NPTL_CREATE_STACK && f->err == EINVAL) {
-		put(o, "the stack size does not fit in the address space");
-	} else if (over(f->as_limit, f->vm_size, f->need)) {
+	switch (f->step) {
+	case NPTL_CREATE_GUARD:
+		put(o, "could not install the new thread's stack guard");
+		break;
+	case NPTL_CREATE_TLS:
+		put(o, "could not allocate the new thread's TLS");
+		break;
+	case NPTL_CREATE_LIVE:
+		put(o, "could not make the new thread's stack executable");
+		break;
+	default:
+		put(o, "could not map the new thread's memory");
+		break;
+	}
+	if (f->kerr) {
+		put(o, " (");
+		put_err(o, f->kerr);
+		put(o, ")");
+	}
+}
+
+/* The limit the mapping ran into, if one is found reached.  */
+static bool memory_limit(struct out *o, const struct nptl_create_facts *f)
+{
+	bool mmap = f->step == NPTL_CREATE_STACK || f->step == NPTL_CREATE_INIT;
+	if (mmap && f->kerr == EAGAIN) {
+		if (f->memlock_exempt || !over(f->memlock_limit, f->vm_locked, f->need))
+			return false;
+		rlimit_reason(o, "RLIMIT_MEMLOCK", "VmLck", f->memlock_limit,
+			      f->vm_locked, f->need);
+		put(o, " with mlockall(MCL_FUTURE) in force");
+		return true;
+	}
+	if (over(f->as_limit, f->vm_size, f->need)) {
 		rlimit_reason(o, "RLIMIT_AS", "VmSize", f->as_limit, f->vm_size,
 			      f->need);
-	} else if (over(f->data_limit, f->vm_data, f->need)) {
+		return true;
+	}
+	if (over(f->data_limit, f->vm_data, f->need)) {
 		rlimit_reason(o, "RLIMIT_DATA", "VmData", f->data_limit,
 			      f->vm_data, f->need);
-	} else if (have(f->max_map_count) && have(f->map_count) &&
-		   f->map_count + 2 >= f->max_map_count) {
-		/* A new mapping and the split for its guard: two more.  */
+		return true;
+	}
+	if (have(f->max_map_count) && have(f->map_count) &&
+	    f->map_count + 2 >= f->max_map_count) {
 		put(o, "vm.max_map_count reached (limit ");
 		put_u(o, f->max_map_count);
 		put(o, ", ");
 		put_u(o, f->map_count);
 		put(o, " mappings)");
-	} else if (f->overcommit == 2 && over(f->commit_limit, f->committed, f->need)) {
+		return true;
+	}
+	if (f->overcommit == 2 && over(f->commit_limit, f->committed, f->need)) {
 		put(o, "the commit limit of vm.overcommit_memory=2 reached "
 		       "(CommitLimit ");
 		put_kib(o, f->commit_limit);
@@ -227,34 +292,86 @@ static void memory_reason(struct out *o, const struct nptl_create_facts *f)
 		put(o, ", a new thread needs ");
 		put_kib(o, f->need);
 		put(o, ")");
-	} else {
-		if (f->step == NPTL_CREATE_LIVE)
-			put(o, "could not make the new thread's stack executable");
-		else
-			put(o, "could not map the new thread's memory");
-		if (f->kerr) {
-			put(o, " (");
-			put_err(o, f->kerr);
-			put(o, ")");
+		return true;
+	}
+	/* The heuristic overcommit refuses only a single mapping larger than
+	 * all of memory and swap.  */
+	if (f->overcommit == 0 && mmap &&
+	    have(f->mem_swap_total) && f->need > f->mem_swap_total) {
+		put(o, "vm.overcommit_memory=0 refuses a mapping larger than "
+		       "memory and swap (MemTotal + SwapTotal ");
+		put_kib(o, f->mem_swap_total);
+		put(o, ", a new thread needs ");
+		put_kib(o, f->need);
+		put(o, ")");
+		return true;
+	}
+	return false;
+}
+
+static void memory_reason(struct out *o, const struct nptl_create_facts *f)
+{
+	if (f->step == NPTL_CREATE_STACK && f->err == EINVAL) {
+		put(o, "the stack size does not fit in the address space");
+		return;
+	}
+	if (memory_limit(o, f))
+		return;
+	what_failed(o, f);
+	put(o, " and no known limit is reached (RLIMIT_AS ");
+	if (have(f->as_limit))
+		put_kib(o, f->as_limit);
+	else
+		put(o, "unlimited");
+	if (have(f->vm_size)) {
+		put(o, ", VmSize ");
+		put_kib(o, f->vm_size);
+	}
+	if (have(f->map_count) && have(f->max_map_count)) {
+		put(o, ", ");
+		put_u(o, f->map_count);
+		put(o, " of vm.max_map_count ");
+		put_u(o, f->max_map_count);
+		put(o, " mappings");
+	}
+	if (f->kerr == EAGAIN && have(f->memlock_limit)) {
+		put(o, ", RLIMIT_MEMLOCK ");
+		put_kib(o, f->memlock_limit);
+		if (have(f->vm_locked)) {
+			put(o, ", VmLck ");
+			put_kib(o, f->vm_locked);
 		}
-		put(o, " and no known limit is reached (RLIMIT_AS ");
-		if (have(f->as_limit))
-			put_kib(o, f->as_limit);
-		else
-			put(o, "unlimited");
-		if (have(f->vm_size)) {
-			put(o, ", VmSize ");
-			put_kib(o, f->vm_size);
-		}
-		if (have(f->map_count) && have(f->max_map_count)) {
-			put(o, ", ");
-			put_u(o, f->map_count);
-			put(o, " of vm.max_map_count ");
-			put_u(o, f->max_map_count);
-			put(o, " mappings");
-		}
+	}
+	put(o, ")");
+}
+
+/* glibc's pthread_create failed to make libnptl's start-up thread
+ * (src/glibc/multithread.c): its mmap or its clone, the errno glibc left
+ * says which family to try first.  */
+static void init_reason(struct out *o, const struct nptl_create_facts *f)
+{
+	if (f->kerr == EAGAIN && task_limit(o, f))
+		return;
+	if (memory_limit(o, f))
+		return;
+	put(o, "glibc could not make libnptl's start-up thread");
+	if (f->kerr) {
+		put(o, " (");
+		put_err(o, f->kerr);
 		put(o, ")");
 	}
+	put(o, " and no known limit is reached (");
+	task_numbers(o, f);
+	put(o, ", RLIMIT_AS ");
+	if (have(f->as_limit))
+		put_kib(o, f->as_limit);
+	else
+		put(o, "unlimited");
+	if (have(f->memlock_limit)) {
+		put(o, ", RLIMIT_MEMLOCK ");
+		put_kib(o, f->memlock_limit);
+	}
+	put(o, ")");
 }
 
 size_t __nptl_create_reason(const struct nptl_create_facts *f, char *buf,
@@ -267,12 +384,14 @@ size_t __nptl_create_reason(const struct nptl_create_facts *f, char *buf,
 	put(&o, ": ");
 	switch (f->step) {
 	case NPTL_CREATE_INIT:
-		put(&o, "libnptl could not start its first thread");
+		init_reason(&o, f);
 		break;
 	case NPTL_CREATE_ATTR:
 		put(&o, "no memory to copy the default thread attribute");
 		break;
 	case NPTL_CREATE_STACK:
+	case NPTL_CREATE_GUARD:
+	case NPTL_CREATE_TLS:
 	case NPTL_CREATE_LIVE:
 		memory_reason(&o, f);
 		break;

@@ -72,10 +72,11 @@ static int init_state;   /* 0 not yet, 1 running, 2 done */
 /* Once, before the first thread.  If glibc cannot make its bootstrap thread
  * (resource limits), the first pthread_create fails with EAGAIN as it would
  * have on glibc, and the next one tries again.  */
-int __nptl_init_once(void)
+int __nptl_init_once(int *kerr)
 {
 	/* Returns 0, or the error glibc's pthread_create gave the bootstrap
-	 * (EAGAIN under resource limits).  */
+	 * (EAGAIN under resource limits), and then *kerr the errno of the
+	 * call in it that failed.  */
 	for (;;) {
 		int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
 		if (s == 2)
@@ -89,7 +90,7 @@ int __nptl_init_once(void)
 			break;
 	}
 	__nptl_tls_init_layout();
-	int err = __nptl_glibc_go_multithreaded();
+	int err = __nptl_glibc_go_multithreaded(kerr);
 	__atomic_store_n(&init_state, err ? 0 : 2, __ATOMIC_RELEASE);
 	nptl_futex_wake(&init_state, INT32_MAX, true);
 	return err == ENOMEM ? EAGAIN : err;

@@ -180,9 +180,11 @@ static int default_attr(struct glibc_attr *out)
 int __nptl_thread_create(pthread_t *res, const pthread_attr_t *uattr,
 			 void *(*fn)(void *), void *arg, bool c11)
 {
-	int init_err = __nptl_init_once();
+	int init_kerr = 0;
+	int init_err = __nptl_init_once(&init_kerr);
 	if (__builtin_expect(init_err != 0, 0)) {
-		__nptl_create_failed(c11, init_err, NPTL_CREATE_INIT, 0, 0, 0);
+		struct nptl_create_why why = { NPTL_CREATE_INIT, init_kerr };
+		__nptl_create_failed(c11, init_err, &why, 0, 0);
 		return init_err;
 	}
 
@@ -191,25 +193,25 @@ int __nptl_thread_create(pthread_t *res, const pthread_attr_t *uattr,
 	if (!a) {
 		int err = default_attr(&dflt);
 		if (err) {
+			struct nptl_create_why why = { NPTL_CREATE_ATTR, err };
 			err = err == ENOMEM ? EAGAIN : err;
-			__nptl_create_failed(c11, err, NPTL_CREATE_ATTR, ENOMEM, 0, 0);
+			__nptl_create_failed(c11, err, &why, 0, 0);
 			return err;
 		}
 		a = &dflt;
 	}
 	int err = 0;
 	/* For the report of a failure (create_error.c).  */
-	int step = NPTL_CREATE_STACK;
-	long kerr = 0;
+	struct nptl_create_why why = { NPTL_CREATE_STACK, 0 };
 	size_t ss = 0, guard = 0;
 	struct pthread *pd;
 	if (a->flags & ATTR_FLAG_STACKADDR) {
 		pd = __nptl_stack_get(0, 0, (char *)a->stackaddr - a->stacksize,
-				      a->stacksize, &err);
+				      a->stacksize, &err, &why);
 	} else {
 		ss = a->stacksize ? a->stacksize : __nptl_default_stacksize();
 		guard = a->guardsize;
-		pd = __nptl_stack_get(ss, guard, NULL, 0, &err);
+		pd = __nptl_stack_get(ss, guard, NULL, 0, &err, &why);
 	}
 	if (!pd)
 		goto out;
@@ -224,9 +226,8 @@ int __nptl_thread_create(pthread_t *res, const pthread_attr_t *uattr,
 		pd->lock = 1;
 	}
 
-	err = __nptl_stack_live(pd);
+	err = __nptl_stack_live(pd, &why);
 	if (err) {
-		step = NPTL_CREATE_LIVE;
 		__nptl_stack_put(pd);
 		goto out;
 	}
@@ -237,8 +238,8 @@ int __nptl_thread_create(pthread_t *res, const pthread_attr_t *uattr,
 				   &pd->tid, &pd->tid, pd);
 	if (tid < 0) {
 		err = tid == -ENOMEM ? EAGAIN : (int)-tid;
-		step = NPTL_CREATE_CLONE;
-		kerr = -tid;
+		why.step = NPTL_CREATE_CLONE;
+		why.kerr = (int)-tid;
 		__atomic_fetch_sub(&__nptl_nthreads, 1, __ATOMIC_RELAXED);
 		pd->tid = 0;
 		__nptl_free_tcb(pd);
@@ -248,19 +249,19 @@ int __nptl_thread_create(pthread_t *res, const pthread_attr_t *uattr,
 	/* From here on pd is ours to read only while the child is held.  */
 	if (stopped) {
 		long r = 0;
-		step = NPTL_CREATE_AFFINITY;
+		why.step = NPTL_CREATE_AFFINITY;
 		if (setaff)
 			r = nptl_sys3(SYS_sched_setaffinity, tid,
 				      a->extension->cpusetsize, a->extension->cpuset);
 		if (r == 0 && setsched) {
-			step = NPTL_CREATE_SCHED;
+			why.step = NPTL_CREATE_SCHED;
 			r = nptl_sys3(SYS_sched_setscheduler, tid, pd->schedpolicy,
 				      &pd->schedparam);
 		}
 		if (r != 0) {
 			pd->setup_failed = 1;
 			err = (int)-r;
-			kerr = -r;
+			why.kerr = (int)-r;
 		}
 		__atomic_store_n(&pd->lock, 0, __ATOMIC_RELEASE);
 		nptl_futex_wake(&pd->lock, 1, true);
@@ -279,7 +280,7 @@ out:
 	if (a == &dflt && dflt.extension)
 		__nptl_attr_free(&dflt);
 	if (__builtin_expect(err != 0, 0))
-		__nptl_create_failed(c11, err, step, kerr, ss, guard);
+		__nptl_create_failed(c11, err, &why, ss, guard);
 	return err;
 }
 

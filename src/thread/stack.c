@@ -158,7 +158,8 @@ static struct pthread *ext_pd(struct nptl_ext *e)
 }
 
 /* Give a thread's own stack the protection ld.so asks for now (only ever
- * more: ld.so never takes PROT_EXEC away).  Under ld.so's lock.  */
+ * more: ld.so never takes PROT_EXEC away).  Under ld.so's lock.  Returns
+ * mprotect's error, 0 when done.  */
 static int match_prot(struct pthread *pd)
 {
 	struct nptl_ext *e = nptl_ext(pd);
@@ -166,9 +167,10 @@ static int match_prot(struct pthread *pd)
 	    (e->prot & PROT_EXEC))
 		return 0;
 	int prot = e->prot | PROT_EXEC;
-	if (nptl_sys3(SYS_mprotect, (char *)e->map + e->guard_size,
-		      e->map_size - e->guard_size, prot) != 0)
-		return EAGAIN;
+	long r = nptl_sys3(SYS_mprotect, (char *)e->map + e->guard_size,
+			   e->map_size - e->guard_size, prot);
+	if (r != 0)
+		return (int)-r;
 	e->prot = prot;
 	return 0;
 }
@@ -215,7 +217,7 @@ static int install_guard(char *lo, size_t len)
 		/* Old kernel, or a seccomp filter: mprotect from now on.  */
 		__atomic_store_n(&madv_guard_ok, 0, __ATOMIC_RELAXED);
 	}
-	return nptl_sys3(SYS_mprotect, lo, len, PROT_NONE) == 0 ? 0 : ENOMEM;
+	return (int)-nptl_sys3(SYS_mprotect, lo, len, PROT_NONE);
 }
 
 static void unmap(struct pthread *pd)
@@ -228,7 +230,7 @@ static void unmap(struct pthread *pd)
 /* A fresh mapping laid out as above; compact: glibc's layout, the
  * requested size holding the TLS and descriptor too.  */
 static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
-			       int *err)
+			       int *err, struct nptl_create_why *why)
 {
 	size_t align;
 	size_t tls = __nptl_tls_static_size(&align);
@@ -247,19 +249,26 @@ static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
 	size = (size + pg - 1) & ~(pg - 1);
 	if (size < stack_size) {
 		*err = EINVAL;
+		why->step = NPTL_CREATE_STACK;
+		why->kerr = 0;
 		return NULL;
 	}
 	int prot = stack_size ? __nptl_dl_stack_prot() : PROT_READ | PROT_WRITE;
 	long m = nptl_syscall(SYS_mmap, 0, size, prot,
 			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (m < 0 && m > -4096) {
-		*err = m == -ENOMEM ? ENOMEM : EAGAIN;
+		*err = EAGAIN;
+		why->step = NPTL_CREATE_STACK;
+		why->kerr = (int)-m;
 		return NULL;
 	}
 	char *map = (char *)m;
-	if (install_guard(map, guard)) {
+	int gerr = install_guard(map, guard);
+	if (gerr) {
 		nptl_sys2(SYS_munmap, map, size);
-		*err = ENOMEM;
+		*err = EAGAIN;
+		why->step = NPTL_CREATE_GUARD;
+		why->kerr = gerr;
 		return NULL;
 	}
 	uintptr_t pdaddr = ((uintptr_t)map + size - NPTL_EXT_SIZE - NPTL_TCB_SIZE) &
@@ -267,7 +276,9 @@ static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
 	struct pthread *pd = (struct pthread *)pdaddr;
 	if (_dl_allocate_tls(pd) == NULL) {
 		nptl_sys2(SYS_munmap, map, size);
-		*err = ENOMEM;
+		*err = EAGAIN;
+		why->step = NPTL_CREATE_TLS;
+		why->kerr = ENOMEM;   /* all that can fail in it is malloc */
 		return NULL;
 	}
 	struct nptl_ext *e = nptl_ext(pd);
@@ -323,7 +334,8 @@ static void unmap_list(struct nptl_ext *e)
 }
 
 struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
-				 void *user_stack, size_t user_size, int *err)
+				 void *user_stack, size_t user_size, int *err,
+				 struct nptl_create_why *why)
 {
 	size_t pg = __nptl_page_size;
 	if (user_stack) {
@@ -358,20 +370,21 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 	if (pd) {
 		__nptl_tls_reinit(pd);
 	} else {
+		/* A refusal for want of memory (RLIMIT_AS, max_map_count,
+		 * malloc under RLIMIT_AS) empties the cache and tries again,
+		 * then tries glibc's compact layout.  */
 		bool compact = stack_size && as_limited();
-		pd = map_new(stack_size, guard, compact, err);
-		if (!pd && *err == ENOMEM) {
+		pd = map_new(stack_size, guard, compact, err, why);
+		if (!pd && why->kerr == ENOMEM) {
 			stack_lock();
 			struct nptl_ext *all = trim_locked(0);
 			stack_unlock();
 			unmap_list(all);
-			pd = map_new(stack_size, guard, compact, err);
-			if (!pd && *err == ENOMEM && !compact && stack_size)
-				pd = map_new(stack_size, guard, true, err);
+			pd = map_new(stack_size, guard, compact, err, why);
+			if (!pd && why->kerr == ENOMEM && !compact && stack_size)
+				pd = map_new(stack_size, guard, true, err, why);
 		}
 		if (!pd) {
-			if (*err == ENOMEM)   /* POSIX: EAGAIN for want of memory */
-				*err = EAGAIN;
 			return NULL;
 		}
 	}
@@ -421,19 +434,24 @@ void *__nptl_stack_top(struct pthread *pd)
 /* Before clone: the new thread is on our live list and ld.so's, its stack
  * as executable as ld.so wants.  On failure it is on neither and the
  * caller frees it.  */
-int __nptl_stack_live(struct pthread *pd)
+int __nptl_stack_live(struct pthread *pd, struct nptl_create_why *why)
 {
 	stack_lock();
 	__nptl_glibc_stack_live(pd);
 	__nptl_dl_lock();
-	int err = match_prot(pd);
-	if (!err) {
+	int kerr = match_prot(pd);
+	if (!kerr) {
 		list_add(&live, nptl_ext(pd));
 		__nptl_dl_add(pd);
 	}
 	__nptl_dl_unlock();
 	stack_unlock();
-	return err;
+	if (kerr) {
+		why->step = NPTL_CREATE_LIVE;
+		why->kerr = kerr;
+		return EAGAIN;
+	}
+	return 0;
 }
 
 /* Into the cache, off the live lists if it was on them.  */
