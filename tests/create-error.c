@@ -14,10 +14,18 @@
  *    with pids already enabled for our cgroup's children): a child cgroup
  *    with pids.max 4; skipped with the reason otherwise.  Nothing global
  *    changes: the cgroup is ours and removed afterwards.
+ *  - RLIMIT_MEMLOCK with mlockall(MCL_FUTURE) (unprivileged; root drops to
+ *    uid 65532, as CAP_IPC_LOCK ignores the limit): refused first in
+ *    glibc's making of libnptl's start-up thread, then in libnptl's mmap.
+ *  - vm.overcommit_memory=0 (when it is 0): a stack of twice memory and
+ *    swap, which the heuristic refuses at once (nothing is touched).
  *  - vm.max_map_count (unprivileged): the child fills its own map count
  *    with one-page mappings instead of lowering the global sysctl;
  *    skipped when the sysctl is so large (> 262144) that filling it would
  *    cost the machine real memory.
+ * Also: the sentence is per thread, a new thread on a cached stack of one
+ * that failed has none, a success leaves it, thrd_create names itself,
+ * the copy is cut short like snprintf's, and errno is left alone.
  *
  * kernel.threads-max and kernel.pid_max are the whole machine's, and a
  * test must not lower them: tests/create-reason covers their sentences.

@@ -6,16 +6,19 @@
  * failure.
  *
  * Storage.  Each thread keeps its own last sentence in libnptl's static
- * TLS (initial-exec, so reading it takes no lock and no allocation, and a
- * thread made by glibc -- the main thread -- has one too).  Only the
- * thread that failed writes it, on its failure path; a successful
- * creation leaves it alone, as errno is left alone by a successful call.
- * The sentence is copied out to the caller's buffer, so nothing the caller
+ * TLS (initial-exec: reading it takes no lock and no allocation), not in
+ * libnptl's part of the descriptor (struct nptl_ext): threads made by
+ * glibc -- the main thread above all -- have no nptl_ext, and they create
+ * threads too.  Only the thread that failed writes it, on its failure
+ * path; a successful creation leaves it alone, as a successful call leaves
+ * errno.  A cached descriptor's TLS is reset from its image for its next
+ * thread (src/glibc/tls.c), so a new thread starts with none.  The
+ * sentence is copied out to the caller's buffer, so nothing the caller
  * holds points into a thread's TLS (which dies with the thread).
  *
  * The failure path never changes what pthread_create returns, and leaves
  * errno as it was: measuring uses raw system calls only, and errno is
- * saved around the report on stderr.
+ * saved around the report on stderr (vsnprintf of a "%s" and write).
  */
 #include <string.h>
 #include "nptl.h"

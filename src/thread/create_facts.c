@@ -6,13 +6,15 @@
  *
  * Only the failure path comes here, but it may come from any thread, on a
  * small stack, with memory or descriptors exhausted: so no malloc, no
- * stdio, no lock, only raw system calls into buffers of at most a few
- * hundred bytes on the stack, and a value that cannot be read stays
- * NPTL_NO_VALUE (the reason then says less, never something wrong).
- * Raw system calls also leave errno alone.  The expensive count, the tasks
- * of our uid (a walk over /proc), is made only when RLIMIT_NPROC is
- * finite and applies to us; /proc/self/maps is counted only when a
- * mapping failed.
+ * stdio, no lock, only raw system calls (which leave errno alone) into
+ * buffers on the stack, and string functions a signal handler may call
+ * too.  The two walks (/proc, the cgroup tree) are kept out of line so
+ * that their buffers are never on the stack together: about 2.5 KiB at
+ * most.  A value that cannot be read (no /proc, no descriptor left) stays
+ * NPTL_NO_VALUE, and the reason then says less, never something wrong.
+ * The expensive count, the tasks of our uid (a walk over /proc), is made
+ * only when RLIMIT_NPROC is finite and applies to us; /proc/self/maps is
+ * counted only when a mapping failed.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -163,6 +165,7 @@ struct dirent64_hdr {
 
 /* What RLIMIT_NPROC counts: the tasks of our real uid, as far as /proc
  * shows them.  */
+__attribute__((noinline))
 static unsigned long long uid_tasks(unsigned long long uid)
 {
 	int dir = open_ro("/proc", O_DIRECTORY);
@@ -277,6 +280,7 @@ static bool mount_line(const char *line, void *arg)
 
 /* The pids cgroup level from ours up to the top with the least room left
  * (the first one full, or the tightest): pids.max limits a subtree.  */
+__attribute__((noinline))
 static void pids_cgroup(struct nptl_create_facts *f)
 {
 	struct cg_ctx cg = { .found = false };
