@@ -126,12 +126,23 @@ static bool capable(unsigned int mask)
 	return (d[0].effective & mask) != 0;
 }
 
-/* The kernel lets a process with uid 0 (in the first user namespace) or
- * CAP_SYS_RESOURCE or CAP_SYS_ADMIN past RLIMIT_NPROC.  */
-static bool nproc_exempt(unsigned long long uid)
+/* Whether we are in the first user namespace, where the kernel's
+ * exemptions below (uid 0, capabilities) hold: its uid_map maps all.  */
+static bool first_userns(void)
 {
-	return uid == 0 ||
-	       capable((1u << CAP_SYS_RESOURCE) | (1u << CAP_SYS_ADMIN));
+	char buf[64];
+	const char *p = buf;
+	if (!read_small("/proc/self/uid_map", buf, sizeof(buf)))
+		return true;   /* no user namespaces */
+	return parse_u(&p) == 0 && parse_u(&p) == 0 && parse_u(&p) == 4294967295ULL;
+}
+
+/* The kernel lets a process with uid 0 (in the first user namespace) or
+ * CAP_SYS_RESOURCE or CAP_SYS_ADMIN (there) past RLIMIT_NPROC.  */
+static bool nproc_exempt(unsigned long long uid, bool first_ns)
+{
+	return first_ns &&
+	       (uid == 0 || capable((1u << CAP_SYS_RESOURCE) | (1u << CAP_SYS_ADMIN)));
 }
 
 struct status_ctx {
@@ -421,7 +432,7 @@ void __nptl_create_facts(struct nptl_create_facts *f)
 	if ((f->step == NPTL_CREATE_CLONE && f->kerr == EAGAIN) || init) {
 		f->nproc_limit = limit(RLIMIT_NPROC);
 		f->uid = (unsigned long long)nptl_sys0(SYS_getuid);
-		f->nproc_exempt = nproc_exempt(f->uid);
+		f->nproc_exempt = nproc_exempt(f->uid, first_userns());
 		f->threads_max = read_u("/proc/sys/kernel/threads-max");
 		f->pid_max = read_u("/proc/sys/kernel/pid_max");
 		/* "0.00 0.01 0.05 RUNNING/TASKS LASTPID" */
@@ -442,7 +453,7 @@ void __nptl_create_facts(struct nptl_create_facts *f)
 		f->as_limit = limit(RLIMIT_AS);
 		f->data_limit = limit(RLIMIT_DATA);
 		f->memlock_limit = limit(RLIMIT_MEMLOCK);
-		f->memlock_exempt = capable(1u << CAP_IPC_LOCK);
+		f->memlock_exempt = first_userns() && capable(1u << CAP_IPC_LOCK);
 		static const char *const vm_keys[] = { "VmSize", "VmData", "VmLck" };
 		unsigned long long vm[3];
 		read_kv("/proc/self/status", vm_keys, vm, 3);
