@@ -384,9 +384,8 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 			if (!pd && why->kerr == ENOMEM && !compact && stack_size)
 				pd = map_new(stack_size, guard, true, err, why);
 		}
-		if (!pd) {
+		if (!pd)
 			return NULL;
-		}
 	}
 	struct nptl_ext *e = nptl_ext(pd);
 	e->user_stack_lo = user_stack;
