@@ -416,7 +416,9 @@ NPTL_API int __nptl_pthread_mutexattr_settype(pthread_mutexattr_t *a, int type);
  * the one the <pthread.h> libnptl is built against gives it (glibc 2.41
  * dropped __g_refs and moved it from byte 36 to 28), so libnptl's own
  * fields leave bytes 28-39 to it.  The protocol is described in
- * src/cond/pthread_cond_wait.c.  */
+ * src/cond/pthread_cond_wait.c.  This view is for process-private
+ * condvars only: a process-shared one (NPTL_COND_SHARED) is glibc's
+ * pthread_cond_t throughout, with glibc's protocol (src/glibc/cond.c).  */
 struct nptl_cond {
 	union {
 		pthread_cond_t glibc;     /* for __data.__wrefs only */
@@ -647,7 +649,10 @@ _Static_assert(sizeof(struct nptl_barrier) == sizeof(pthread_barrier_t),
 /* pthread_rwlock_t with glibc's offsets for what programs and glibc's
  * static initializers fix (cur_writer, shared, flags = kind); the first 24
  * bytes carry libnptl's own protocol, and the 16 bytes glibc gives to
- * elision and padding carry the read bias (src/rwlock/pthread_rwlock.c).  */
+ * elision and padding carry the read bias (src/rwlock/pthread_rwlock.c).
+ * Process-private locks only: a process-shared one (shared != 0) is
+ * glibc's pthread_rwlock_t throughout, with glibc's protocol
+ * (src/glibc/rwlock.c).  */
 struct nptl_rwlock {
 	unsigned int state;     /* readers | NPTL_RW_BIAS | _WRLOCKED | _WAITERS */
 	int lk;                 /* internal lock of the slow path (0/1/2) */

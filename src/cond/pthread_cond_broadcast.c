@@ -2,6 +2,7 @@
 /*
  * Broadcast: bump seq, which releases every registered waiter not yet
  * asleep, then wake the sleepers (the protocol: pthread_cond_wait.c).
+ * A process-shared condvar follows glibc's protocol (src/glibc/cond.c).
  *
  * Without a herd where it can: for a private condvar whose waiters' mutex
  * has a plain lock word (not robust, PI or PP), it wakes one sleeper and
@@ -37,6 +38,8 @@ NPTL_API int __nptl_pthread_cond_broadcast(pthread_cond_t *cond)
 	unsigned int w = __atomic_load_n(nptl_cond_wrefs(c), __ATOMIC_SEQ_CST);
 	if (w < NPTL_COND_WAITER)
 		return 0;
+	if (w & NPTL_COND_SHARED)
+		return __nptl_glibc_cond_broadcast(cond);
 	nptl_handoff_mark(&c->waker_cpu);
 	unsigned int seq = __atomic_add_fetch(&c->seq, 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST))

@@ -6,6 +6,8 @@
  * raises "destroying" so that the last waiter out wakes it, and never
  * returns EBUSY.  Like glibc's, it waits forever for a waiter that was
  * never woken (undefined behaviour) or whose process died while waiting.
+ * This is glibc's own destroy step for step, so it also serves the
+ * process-shared condvars that follow glibc's protocol (src/glibc/cond.c).
  *
  * Waiters a broadcast requeued onto the mutex (only ever a private one,
  * nptl_cond_requeue_word) may be unable to leave

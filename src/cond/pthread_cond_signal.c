@@ -4,7 +4,8 @@
  * new value, then wake one sleeper if there may be one (the protocol and
  * why it loses no wake-up: pthread_cond_wait.c).  With no waiter
  * registered it is one load; with waiters that are all spinning it is one
- * atomic add and no system call.
+ * atomic add and no system call.  A process-shared condvar follows
+ * glibc's protocol (src/glibc/cond.c).
  */
 #include "nptl.h"
 
@@ -14,6 +15,8 @@ NPTL_API int __nptl_pthread_cond_signal(pthread_cond_t *cond)
 	unsigned int w = __atomic_load_n(nptl_cond_wrefs(c), __ATOMIC_SEQ_CST);
 	if (w < NPTL_COND_WAITER)
 		return 0;
+	if (w & NPTL_COND_SHARED)
+		return __nptl_glibc_cond_signal(cond);
 	nptl_handoff_mark(&c->waker_cpu);
 	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST)) {

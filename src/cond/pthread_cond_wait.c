@@ -2,6 +2,11 @@
 /*
  * Condition variables: the waiting side, and the protocol.
  *
+ * This is the protocol of process-private condvars.  A process-shared
+ * condvar (bit 0 of __wrefs) follows glibc's own protocol instead, so that
+ * glibc processes can share it: every entry point hands it to
+ * src/glibc/cond.c before touching anything else.
+ *
  * The protocol is a sequence futex.  `seq` is the futex word; every
  * signal or broadcast that finds a waiter bumps it, and a waiter sleeps on
  * the value it read before it released the mutex:
@@ -168,6 +173,11 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 		     const struct timespec *abs)
 {
 	struct nptl_cond *c = cv(cond);
+	/* Process-shared: glibc's protocol, which glibc processes sharing the
+	 * condvar follow (src/glibc/cond.c).  The bit is set at init.  */
+	if (__atomic_load_n(nptl_cond_wrefs(c), __ATOMIC_RELAXED) &
+	    NPTL_COND_SHARED)
+		return __nptl_glibc_cond_wait(cond, m, clock, abs);
 	unsigned int snap = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
 	unsigned int flags = __atomic_fetch_add(nptl_cond_wrefs(c), NPTL_COND_WAITER,
 						__ATOMIC_SEQ_CST);

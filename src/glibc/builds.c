@@ -40,6 +40,7 @@ const struct nptl_glibc_layout __nptl_layouts[] = {
 		.off_dl_in_flight_stack = 4320,
 		.off_dl_stack_cache_lock = 4328,
 		.tls_init_new_thread = true,
+		.cond_group_refs = true,
 		.cancel_stub = false,
 		.join_checks_time_first = false,
 		.sem_long_name_errno = EINVAL,
@@ -48,7 +49,8 @@ const struct nptl_glibc_layout __nptl_layouts[] = {
 	{
 		/* Debian 13 (trixie).  struct pthread gained rtld_catch and
 		 * getrandom_buf and lost rseq_area (now in static TLS);
-		 * _rtld_global shrank; cancellation points run in a stub
+		 * _rtld_global shrank; condvars lost __g_refs and their
+		 * protocol changed (glibc bug 25847 fixed); cancellation points run in a stub
 		 * (glibc bug 12683 fixed); pthread_clockjoin_np checks its
 		 * timespec first; sem_open says ENAMETOOLONG and keeps no
 		 * caller flag but O_EXCL when it opens an existing file.  */
@@ -68,6 +70,7 @@ const struct nptl_glibc_layout __nptl_layouts[] = {
 		.off_dl_in_flight_stack = 2872,
 		.off_dl_stack_cache_lock = 2880,
 		.tls_init_new_thread = false,
+		.cond_group_refs = false,
 		.cancel_stub = true,
 		.join_checks_time_first = true,
 		.sem_long_name_errno = ENAMETOOLONG,

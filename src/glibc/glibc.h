@@ -6,7 +6,9 @@
  * protocol row per release, the table of known libc builds), probe.c
  * (start-up checks), ldso.c (ld.so's thread lists), tls.c (static TLS),
  * thread.c (what glibc expects of every thread: rseq, ld.so's catcher,
- * the getrandom state) and cancel.c (glibc's own cancellable system calls).
+ * the getrandom state), cancel.c (glibc's own cancellable system calls),
+ * cond.c and rwlock.c (the condvar and rwlock protocols that
+ * process-shared objects follow).
  */
 #ifndef NPTL_GLIBC_H
 #define NPTL_GLIBC_H
@@ -53,6 +55,15 @@ struct nptl_glibc_layout {
 					 TLS of a thread that is not the main
 					 one (2.36: "init_tls", true; from
 					 2.39 "main_thread", false) */
+	bool cond_group_refs;         /* condvars (process-shared ones follow
+					 glibc, cond.c): 2.36's layout and
+					 protocol, with per-group futex
+					 references (__g_refs) that a signaller
+					 drains before it reuses a group and
+					 doubled signal counts with a "closing"
+					 bit; false: 2.41's (bug 25847 fixed),
+					 without them, signal counts relative
+					 to __g1_start.  Probed.  */
 	bool cancel_stub;             /* libc's cancellable system calls run
 					 in a stub that a SIGCANCEL handler
 					 must recognise (cancel.c); else they
@@ -168,5 +179,49 @@ size_t __nptl_glibc_bootstrap_size(void);   /* stack and guard it maps */
 /* Make glibc's own cancellation points check for cancellation even in a
  * process with one thread (a self-cancel before any pthread_create).  */
 void __nptl_glibc_cancel_points_on(void);
+
+/* cond.c: glibc's condition variable protocol (each release its own,
+ * chosen by the row's cond_group_refs), which process-shared condvars
+ * follow so that glibc processes can share them.  wait: abs NULL waits
+ * forever, else an absolute time on clock (checked by the caller); a
+ * cancellation point.  */
+int __nptl_glibc_cond_wait(pthread_cond_t *c, pthread_mutex_t *m,
+			   clockid_t clock, const struct timespec *abs);
+int __nptl_glibc_cond_signal(pthread_cond_t *c);
+int __nptl_glibc_cond_broadcast(pthread_cond_t *c);
+/* The two layouts of glibc's pthread_cond_t (48 bytes both): 2.36's
+ * (every release before 2.38, and 2.38-2.40 before their backports of
+ * 2.41's condvar) and 2.41's.  */
+struct glibc_cond_refs {
+	uint64_t wseq;
+	uint64_t g1_start;
+	unsigned int g_refs[2];
+	unsigned int g_size[2];
+	unsigned int g1_orig_size;
+	unsigned int wrefs;
+	unsigned int g_signals[2];
+};
+struct glibc_cond_norefs {
+	uint64_t wseq;
+	uint64_t g1_start;
+	unsigned int g_size[2];
+	unsigned int g1_orig_size;
+	unsigned int wrefs;
+	unsigned int g_signals[2];
+	unsigned int unused[2];
+};
+_Static_assert(sizeof(struct glibc_cond_refs) == sizeof(pthread_cond_t) &&
+	       sizeof(struct glibc_cond_norefs) == sizeof(pthread_cond_t),
+	       "glibc's condvar layouts");
+
+/* rwlock.c: glibc's read-write lock protocol, for process-shared rwlocks.
+ * The caller has checked clock and abs as glibc does (EINVAL first).  */
+int __nptl_glibc_rwlock_rdlock(pthread_rwlock_t *rw, clockid_t clock,
+			       const struct timespec *abs);
+int __nptl_glibc_rwlock_tryrdlock(pthread_rwlock_t *rw);
+int __nptl_glibc_rwlock_wrlock(pthread_rwlock_t *rw, clockid_t clock,
+			       const struct timespec *abs);
+int __nptl_glibc_rwlock_trywrlock(pthread_rwlock_t *rw);
+int __nptl_glibc_rwlock_unlock(pthread_rwlock_t *rw);
 
 #endif

@@ -3,7 +3,8 @@
  * Start-up check of the running libc against what libnptl was built for.
  * Probed: libc's _thread_db_* descriptors (what libthread_db reads; each is
  * {bits, count, offset}), ld.so's __rseq_offset, libc's cancellable-syscall
- * stub where the release has one, and libc's build-id.  Only a table can
+ * stub where the release has one, the condvar protocol libc's own
+ * pthread_cond_signal follows (src/glibc/cond.c), and libc's build-id.  Only a table can
  * vouch for the rest (builds.c).  libnptl runs on the release whose headers
  * it was compiled against (descr.h): on a known build, or on an unknown
  * build of that release whose every probe agrees; anything else is refused
@@ -71,6 +72,41 @@ static bool rseq_in_static_tls(void)
 	       (size_t)-off >= sizeof(struct glibc_rseq);
 }
 
+/* Which condvar protocol does the running libc's own
+ * pthread_cond_signal follow?  It signals a scratch private condvar with
+ * one waiter registered at position 0 in slot 0 (as a waiter would have
+ * left it, in the layout of the <pthread.h> libnptl was built against,
+ * which the row must match).  Both protocols switch groups: 2.36's
+ * advances the doubled __g1_start to 1 (start 0, slot bit 1), 2.41's
+ * leaves it at 0 and counts one signal in __g_signals[0].  1: group
+ * references (2.36), 0: 2.41's, -1: neither (an unknown protocol, or a
+ * layout other than the headers').  */
+static int cond_protocol(void)
+{
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	int (*sig)(pthread_cond_t *) =
+		libc ? (int (*)(pthread_cond_t *))dlvsym(libc, "pthread_cond_signal",
+							 "GLIBC_2.3.2") : NULL;
+	if (libc)
+		dlclose(libc);
+	if (!sig)
+		return -1;
+	pthread_cond_t c;
+	memset(&c, 0, sizeof c);
+	c.__data.__wseq.__value64 = 2;
+	c.__data.__wrefs = 8;     /* one waiter, private */
+	sig(&c);
+	struct glibc_cond_refs *o = (struct glibc_cond_refs *)(void *)&c;
+	struct glibc_cond_norefs *n = (struct glibc_cond_norefs *)(void *)&c;
+	if (o->wseq != 3)
+		return -1;              /* no switch: it saw no waiter */
+	if (o->g1_start == 1 && o->g_size[0] == 0 && o->g_signals[0] == 2)
+		return 1;
+	if (n->g1_start == 0 && n->g_size[0] == 0 && n->g_signals[0] == 1)
+		return 0;
+	return -1;
+}
+
 void __nptl_glibc_probe(struct nptl_glibc_report *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -125,6 +161,14 @@ void __nptl_glibc_probe(struct nptl_glibc_report *r)
 #else
 		{ "descr.h rseq_area", 0, l->rseq_offset },
 #endif
+		/* Process-shared condvars follow the row's protocol (cond.c):
+		 * the one libc's own pthread_cond_signal follows, in the
+		 * layout of the <pthread.h> libnptl was compiled against.  */
+		{ "condvar protocol", cond_protocol(),
+		  l->cond_group_refs },
+		{ "<pthread.h> __wrefs", offsetof(pthread_cond_t, __data.__wrefs),
+		  l->cond_group_refs ? offsetof(struct glibc_cond_refs, wrefs) :
+		  offsetof(struct glibc_cond_norefs, wrefs) },
 	};
 	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
 		if (probes[i].got != probes[i].want) {

@@ -124,8 +124,9 @@
  * write-locks a lock it holds through a slot waits for itself, as with
  * the lock word (a timed one times out, holding the lock word meanwhile).
  *
- * Process-shared locks never set BIAS: `slots` stays 0 and writers never
- * scan, so the protocol between processes is exactly the one above.
+ * Process-shared locks (`shared` set at init, glibc's __shared) follow
+ * none of this: every entry point hands them to glibc's own protocol
+ * (src/glibc/rwlock.c), so that glibc processes can share them.
  * tests/model/rwlock.pml with -DBIAS models the bias with the rest.
  */
 #include <limits.h>
@@ -690,6 +691,8 @@ static int rdlock_checked(pthread_rwlock_t *lock, clockid_t clock,
 	int err = check_abs(clock, abs);
 	if (err)
 		return err;
+	if (!is_private(rwl(lock)))
+		return __nptl_glibc_rwlock_rdlock(lock, clock, abs);
 	/* A reader let in by a fast path found no writer inside, so it is
 	 * not the writer: EDEADLK needs checking only after they failed.  */
 	if (rdlock_slot(rwl(lock)) || rdlock_fast(rwl(lock)))
@@ -705,6 +708,8 @@ static int wrlock_checked(pthread_rwlock_t *lock, clockid_t clock,
 	int err = check_abs(clock, abs);
 	if (err)
 		return err;
+	if (!is_private(rwl(lock)))
+		return __nptl_glibc_rwlock_wrlock(lock, clock, abs);
 	if (self_is_writer(lock))
 		return EDEADLK;
 	return wrlock(lock, false, clock, abs);
@@ -722,6 +727,8 @@ NPTL_SYMVER_COMPAT(__nptl___pthread_rwlock_rdlock, __pthread_rwlock_rdlock, GLIB
 
 NPTL_API int __nptl_pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
 {
+	if (!is_private(rwl(rw)))
+		return __nptl_glibc_rwlock_tryrdlock(rw);
 	if (rdlock_slot(rwl(rw)))
 		return 0;
 	return rdlock(rw, true, CLOCK_REALTIME, NULL);
@@ -761,6 +768,8 @@ NPTL_SYMVER_COMPAT(__nptl___pthread_rwlock_wrlock, __pthread_rwlock_wrlock, GLIB
 
 NPTL_API int __nptl_pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
 {
+	if (!is_private(rwl(rw)))
+		return __nptl_glibc_rwlock_trywrlock(rw);
 	return wrlock(rw, true, CLOCK_REALTIME, NULL);
 }
 NPTL_SYMVER_DEFAULT(__nptl_pthread_rwlock_trywrlock, pthread_rwlock_trywrlock, GLIBC_2.34);
@@ -789,6 +798,8 @@ NPTL_SYMVER_COMPAT(__nptl_pthread_rwlock_clockwrlock, pthread_rwlock_clockwrlock
 NPTL_API int __nptl_pthread_rwlock_unlock(pthread_rwlock_t *lock)
 {
 	struct nptl_rwlock *rw = rwl(lock);
+	if (!is_private(rw))
+		return __nptl_glibc_rwlock_unlock(lock);
 	unsigned int s = load(&rw->state);
 
 	if ((s & NPTL_RW_WRLOCKED) && self_is_writer(lock)) {
