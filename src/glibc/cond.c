@@ -69,6 +69,19 @@
  * draining.  We follow each release as it is, 2.36's flaw included: a
  * 2.36 process that shares the condvar runs that protocol anyway.
  *
+ * Why a mix of libnptl and glibc processes is as race-free as glibc
+ * alone.  libnptl's code here makes, at each step, the access glibc's
+ * makes at that step -- the same word, the same atomic operation, a
+ * memory order at least as strong -- and uses shared futexes throughout
+ * (glibc's choice for a condvar whose bit 0 is set; a private futex
+ * would not wake a waiter in another process).  A libnptl waiter,
+ * signaller or broadcaster is therefore a step-for-step glibc one to
+ * every other party, and the argument above, glibc's, covers any mix.
+ * The only thing libnptl does differently is outside the protocol:
+ * unlocking and relocking the mutex, whose lock word is glibc's encoding
+ * too (tests/mutex-interop).  A condvar's protocol is fixed at init (the
+ * bit never changes), so private condvars never meet this code.
+ *
  * Timeouts and cancellation.  A waiter that stops waiting without a
  * signal must not leave one unconsumed in a group nobody else may take
  * it from, nor let its group wait for it: under the lock, if its group is

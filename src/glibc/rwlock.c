@@ -58,6 +58,14 @@
  * on the changed word, or the exchange sees its flag.  The RWAITING wait
  * is on __readers itself, which its waker changes before waking.
  *
+ * Why a mix of libnptl and glibc processes is as race-free as glibc
+ * alone: each step here is the access glibc's code makes at that step
+ * (same word, same atomic operation, memory order at least as strong),
+ * with shared futexes as glibc uses for __shared != 0, so to any other
+ * party a libnptl reader or writer is a glibc one and glibc's argument
+ * above covers every mix.  __shared is fixed at init, so a lock never
+ * changes protocol while in use.
+ *
  * Timeouts follow glibc: a reader that times out before a read phase was
  * installed takes itself out of __readers; one that finds the phase
  * already changed takes the lock (waiting for the hand-over to finish).
