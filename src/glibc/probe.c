@@ -83,12 +83,20 @@ static bool rseq_in_static_tls(void)
  * layout other than the headers').  */
 static int cond_protocol(void)
 {
-	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-	int (*sig)(pthread_cond_t *) =
-		libc ? (int (*)(pthread_cond_t *))dlvsym(libc, "pthread_cond_signal",
-							 "GLIBC_2.3.2") : NULL;
-	if (libc)
-		dlclose(libc);
+	/* RTLD_NEXT: libc's definition, looked up from libnptl (which
+	 * precedes libc, or the binding check refuses) so that the look-up
+	 * is libnptl's own binding and no other object's.  */
+	typedef int sig_fn(pthread_cond_t *);
+	sig_fn *sig = (sig_fn *)dlvsym(RTLD_NEXT, "pthread_cond_signal",
+				       "GLIBC_2.3.2");
+	if (!sig) {
+		void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+		if (libc) {
+			sig = (sig_fn *)dlvsym(libc, "pthread_cond_signal",
+					       "GLIBC_2.3.2");
+			dlclose(libc);
+		}
+	}
 	if (!sig)
 		return -1;
 	pthread_cond_t c;
