@@ -21,7 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <linux/futex.h>
 
 #include "arch.h"
@@ -563,10 +566,36 @@ static inline bool nptl_cancel_pending(int ch)
 	return (ch & (CANCELSTATE_BITMASK | CANCELED_BITMASK | EXITING_BITMASK |
 		      TERMINATED_BITMASK)) == CANCELED_BITMASK;
 }
-/* Install libnptl's SIGCANCEL handler (once; idempotent).  */
-void __nptl_cancel_install(void) NPTL_HIDDEN;
 /* Act on a pending cancellation now: result PTHREAD_CANCELED, unwind.  */
 _Noreturn void __nptl_cancel_now(void) NPTL_HIDDEN;
+/* The test at the entry of a cancellation point that is not a single
+ * system call through the stub (join, semaphore and condvar waits): a
+ * cancellation pending when the call starts acts there, whether or not the
+ * call would block (POSIX: a cancellation point is where a pending request
+ * is acted upon, not only where the caller sleeps).  One requested after
+ * this test is seen by the wait's own protocol (__nptl_enable_asynccancel
+ * tests the word before it sleeps, SIGCANCEL interrupts a sleeper), or acts
+ * at the next point if the call completes without sleeping.  */
+static inline void nptl_testcancel(void)
+{
+	if (nptl_cancel_pending(__atomic_load_n(&nptl_self()->cancelhandling,
+						__ATOMIC_RELAXED)))
+		__nptl_cancel_now();
+}
+/* Install libnptl's SIGCANCEL handler (once; idempotent).  */
+void __nptl_cancel_install(void) NPTL_HIDDEN;
+/* Cancellation points that the fortify variants (src/cancel/fortify.c)
+ * call once their check passed.  */
+NPTL_API ssize_t __nptl_read(int fd, void *buf, size_t n);
+NPTL_API ssize_t __nptl_pread(int fd, void *buf, size_t n, off_t off);
+NPTL_API ssize_t __nptl_recv(int fd, void *buf, size_t n, int flags);
+NPTL_API ssize_t __nptl_recvfrom(int fd, void *buf, size_t n, int flags,
+				 struct sockaddr *addr, socklen_t *len);
+NPTL_API int __nptl_poll(struct pollfd *fds, nfds_t n, int timeout);
+NPTL_API int __nptl_ppoll(struct pollfd *fds, nfds_t n,
+			  const struct timespec *timeout, const sigset_t *mask);
+NPTL_API int __nptl_open(const char *path, int flags, ...);
+NPTL_API int __nptl_openat(int dirfd, const char *path, int flags, ...);
 NPTL_API int __nptl_pthread_setcancelstate(int state, int *old);
 NPTL_API int __nptl_pthread_setcanceltype(int type, int *old);
 NPTL_API void __nptl_pthread_testcancel(void);

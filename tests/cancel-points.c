@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The POSIX cancellation points: each one that blocks is cancelled while a
- * thread is blocked in it; each is also called with a cancellation already
- * pending (deferred, enabled), where it must act before doing anything --
+ * The POSIX cancellation points, and glibc's accept4 and epoll waits: each
+ * one that blocks is cancelled while a thread is blocked in it; each is
+ * also called with a cancellation already pending (deferred, enabled),
+ * where it must act before doing anything --
  * close leaves the descriptor open then, as glibc's does.  In every case
  * the thread ends with PTHREAD_CANCELED, its cleanup handler ran, and the
  * call never returned.
@@ -15,6 +16,7 @@
 #include <stdbool.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/msg.h>
 #include <sys/select.h>
@@ -29,7 +31,7 @@
 #include "t.h"
 
 static int empty_pipe[2], full_pipe[2], sock[2], listener = -1, lockfd = -1;
-static int msqid = -1;
+static int msqid = -1, epfd = -1;
 static mqd_t mq = (mqd_t)-1;
 static pid_t child;
 static char fifo[64], tmpfile_path[64], mq_name[64];
@@ -54,7 +56,7 @@ struct point {
 
 static char c1;
 static struct timespec long_ts = { 1000, 0 };
-static bool no_msg, no_mq;
+static bool no_msg, no_mq, no_pwait2;
 
 static void p_read(void) { (void)!read(empty_pipe[0], &c1, 1); }
 static void p_readv(void) { struct iovec v = { &c1, 1 }; (void)!readv(empty_pipe[0], &v, 1); }
@@ -79,6 +81,10 @@ static void p_sendmsg(void)
 	sendmsg(sock[1], &m, 0);
 }
 static void p_accept(void) { accept(listener, NULL, NULL); }
+static void p_accept4(void) { accept4(listener, NULL, NULL, SOCK_CLOEXEC); }
+static void p_epoll_wait(void) { struct epoll_event e; epoll_wait(epfd, &e, 1, -1); }
+static void p_epoll_pwait(void) { struct epoll_event e; epoll_pwait(epfd, &e, 1, -1, NULL); }
+static void p_epoll_pwait2(void) { struct epoll_event e; epoll_pwait2(epfd, &e, 1, NULL, NULL); }
 static void p_connect(void)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
@@ -148,6 +154,10 @@ static struct point points[] = {
 	{ "sendto", p_sendto, false, NULL },
 	{ "sendmsg", p_sendmsg, false, NULL },
 	{ "accept", p_accept, true, NULL },
+	{ "accept4", p_accept4, true, NULL },
+	{ "epoll_wait", p_epoll_wait, true, NULL },
+	{ "epoll_pwait", p_epoll_pwait, true, NULL },
+	{ "epoll_pwait2", p_epoll_pwait2, true, &no_pwait2 },
 	{ "connect", p_connect, false, NULL },
 	{ "poll", p_poll, true, NULL },
 	{ "ppoll", p_ppoll, true, NULL },
@@ -273,6 +283,12 @@ static void setup(void)
 	sigaddset(&usr1, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
 	CHECK0(sem_init(&sem, 0, 0));
+
+	epfd = epoll_create1(0);
+	struct epoll_event ev = { .events = EPOLLIN };
+	CHECK(epfd >= 0 && epoll_ctl(epfd, EPOLL_CTL_ADD, empty_pipe[0], &ev) == 0);
+	struct timespec zero = { 0, 0 };
+	no_pwait2 = epoll_pwait2(epfd, &ev, 1, &zero, NULL) < 0 && errno == ENOSYS;
 
 	msqid = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
 	no_msg = msqid < 0;

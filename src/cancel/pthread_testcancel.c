@@ -4,9 +4,7 @@
 
 NPTL_API void __nptl_pthread_testcancel(void)
 {
-	if (nptl_cancel_pending(__atomic_load_n(&nptl_self()->cancelhandling,
-						__ATOMIC_RELAXED)))
-		__nptl_cancel_now();
+	nptl_testcancel();
 }
 NPTL_SYMVER_DEFAULT(__nptl_pthread_testcancel, pthread_testcancel, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_testcancel, pthread_testcancel, GLIBC_2.2.5);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Cancellation points on sockets: accept, connect, recv*, send*.  Race-free
+ * Cancellation points on sockets: accept, accept4, connect, recv*, send*.  Race-free
  * (cancellation.c): a cancellation never unwinds a call that has accepted
  * a connection or moved data; it acts before, or at the next point.
  * glibc 2.36 makes the same system calls.
@@ -13,6 +13,13 @@ NPTL_API int __nptl_accept(int fd, struct sockaddr *addr, socklen_t *len)
 	return (int)nptl_cp_errno(SYS_accept, fd, addr, len, 0, 0, 0);
 }
 NPTL_SYMVER_DEFAULT(__nptl_accept, accept, GLIBC_2.2.5);
+
+NPTL_API int __nptl_accept4(int fd, struct sockaddr *addr, socklen_t *len,
+			    int flags)
+{
+	return (int)nptl_cp_errno(SYS_accept4, fd, addr, len, flags, 0, 0);
+}
+NPTL_SYMVER_DEFAULT(__nptl_accept4, accept4, GLIBC_2.10);
 
 NPTL_API int __nptl_connect(int fd, const struct sockaddr *addr, socklen_t len)
 {

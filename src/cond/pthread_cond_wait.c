@@ -45,6 +45,15 @@
  * must not swallow a signal: on timeout it reports success if seq moved;
  * when cancelled it passes a wake-up on to another sleeper.
  *
+ * Cancellation.  A request pending at entry acts there, with the mutex
+ * still held as POSIX wants it for the cleanup handlers, whatever the wait
+ * would have done (a deadline already past returns ETIMEDOUT without
+ * sleeping; glibc acts only in the futex wait).  One requested after that
+ * is seen by the futex wait's asynchronous switch, which tests the word
+ * before it sleeps; a waiter released by a signal while it spins returns
+ * normally (the signal took effect), and the request acts at the next
+ * cancellation point.
+ *
  * Broadcast wakes one sleeper and requeues the others onto the mutex's
  * lock word where it can (pthread_cond_broadcast.c): so a waiter that
  * slept while such a broadcast happened relocks the mutex as a requeued
@@ -172,6 +181,7 @@ static void spin_for_mutex(pthread_mutex_t *m)
 int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 		     const struct timespec *abs)
 {
+	nptl_testcancel();
 	struct nptl_cond *c = cv(cond);
 	/* Process-shared: glibc's protocol, which glibc processes sharing the
 	 * condvar follow (src/glibc/cond.c).  The bit is set at init.  */

@@ -31,6 +31,11 @@ extern void _dl_deallocate_tls(void *tcb, bool dealloc_tcb);
 extern void _dl_get_tls_static_info(size_t *size, size_t *align);
 extern char _rtld_global[];
 extern const unsigned int __rseq_size;           /* public since 2.35 */
+/* The fortify checks' failure: "buffer overflow detected" (__chk_fail,
+ * GLIBC_2.3.4) or a message of the caller's (__fortify_fail, private),
+ * printed as glibc prints them, then abort.  */
+extern void __chk_fail(void) __attribute__((noreturn));
+extern void __fortify_fail(const char *msg) __attribute__((noreturn));
 extern const ptrdiff_t __rseq_offset;
 
 /* What a libc release must look like for descr.h to be right about it,

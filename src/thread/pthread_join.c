@@ -8,8 +8,17 @@
  * becomes -1 before it is freed, so a stale handle gets ESRCH until the
  * descriptor is reused.  The thread's exit mark in joinid (pthread_detach.c)
  * survives a join that gives up, so a later detach still frees an exited
- * thread.  Waiting is a cancellation point (glibc's protocol,
- * src/cancel/cancellation.c).
+ * thread.
+ *
+ * Cancellation.  pthread_join, pthread_timedjoin_np, pthread_clockjoin_np
+ * and thrd_join are cancellation points; pthread_tryjoin_np is not.  A
+ * cancellation pending at entry acts there, before the thread is taken,
+ * even when it has already exited and the join would not wait (glibc acts
+ * only once it is about to sleep; POSIX has no such condition, and musl's
+ * libc-test checks it).  The thread stays joinable.  One requested later
+ * acts in the sleep (glibc's protocol, src/cancel/cancellation.c), where
+ * the guard gives the thread back; a join that finds the thread gone
+ * without sleeping completes, and the request acts at the next point.
  */
 #include "nptl.h"
 
@@ -57,6 +66,8 @@ int __nptl_join(pthread_t t, void **res, bool block, clockid_t clock,
 	       (CANCELING_BITMASK | CANCELED_BITMASK | EXITING_BITMASK |
 		TERMINATED_BITMASK))))
 		return EDEADLK;
+	if (block)
+		nptl_testcancel();
 	/* Take it, joinable and either running or exited (EXITED kept).  */
 	uintptr_t *w = nptl_joinid_word(pd);
 	uintptr_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
