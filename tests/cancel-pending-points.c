@@ -11,10 +11,11 @@
  * message are still there.  pthread_tryjoin_np, not a cancellation point,
  * joins and returns.
  *
- * glibc acts in its join family and in sem_clockwait only when it is about
- * to sleep, and in a condition wait only in the futex wait (not for a
- * deadline already past): those shapes are checked on libnptl only
- * (musl's libc-test checks the join one: "non-blocking pthread_join").
+ * glibc (2.36 and 2.41 alike) acts in its join family and in sem_clockwait
+ * only when it is about to sleep, and in a condition wait only in the
+ * futex wait, which a deadline already past still enters but one before
+ * 1970 does not: those shapes are checked on libnptl only (musl's
+ * libc-test checks the join one: "non-blocking pthread_join").
  */
 #include <fcntl.h>
 #include <mqueue.h>
@@ -50,7 +51,7 @@ static cnd_t ccond;
 static int unlock_in_cleanup = -1;   /* 0: the mutex was held in cleanup */
 static int mutex_kind;               /* 1 pthread, 2 C11 */
 static char path[64], sockpath[108];
-static struct timespec zero_ts, past_ts = { 0, 0 };
+static struct timespec zero_ts, past_ts = { 0, 0 }, neg_ts = { -1, 0 };
 static bool no_msg, no_mq, no_pwait2;
 
 static void cleanup(void *arg)
@@ -197,6 +198,13 @@ static void p_cond_timedwait(void)
 	pthread_cond_timedwait(&cond, &mtx, &past_ts);
 	pthread_mutex_unlock(&mtx);
 }
+static void p_cond_timedwait_neg(void)
+{
+	mutex_kind = 1;
+	pthread_mutex_lock(&mtx);
+	pthread_cond_timedwait(&cond, &mtx, &neg_ts);
+	pthread_mutex_unlock(&mtx);
+}
 static void p_cond_clockwait(void)
 {
 	mutex_kind = 1;
@@ -295,9 +303,10 @@ static struct point points[] = {
 	{ "sem_timedwait", p_sem_timedwait, s_sem, c_sem, true, true, NULL, false },
 	{ "sem_clockwait", p_sem_clockwait, s_sem, c_sem, false, true, NULL, false },
 	{ "pthread_cond_wait", p_cond_wait, NULL, NULL, true, true, NULL, false },
-	{ "pthread_cond_timedwait", p_cond_timedwait, NULL, NULL, false, true, NULL, false },
-	{ "pthread_cond_clockwait", p_cond_clockwait, NULL, NULL, false, true, NULL, false },
-	{ "cnd_timedwait", p_cnd_timedwait, NULL, NULL, false, true, NULL, false },
+	{ "pthread_cond_timedwait", p_cond_timedwait, NULL, NULL, true, true, NULL, false },
+	{ "pthread_cond_timedwait(<1970)", p_cond_timedwait_neg, NULL, NULL, false, true, NULL, false },
+	{ "pthread_cond_clockwait", p_cond_clockwait, NULL, NULL, true, true, NULL, false },
+	{ "cnd_timedwait", p_cnd_timedwait, NULL, NULL, true, true, NULL, false },
 	{ "read", p_read, s_byte, c_byte, true, true, NULL, false },
 	{ "poll", p_poll, s_byte, c_byte, true, true, NULL, false },
 	{ "poll(0)", p_poll0, NULL, NULL, true, true, NULL, false },
