@@ -47,12 +47,12 @@
  *
  * Cancellation.  A request pending at entry acts there, with the mutex
  * still held as POSIX wants it for the cleanup handlers, whatever the wait
- * would have done (a deadline already past returns ETIMEDOUT without
- * sleeping; glibc acts only in the futex wait).  One requested after that
- * is seen by the futex wait's asynchronous switch, which tests the word
- * before it sleeps; a waiter released by a signal while it spins returns
- * normally (the signal took effect), and the request acts at the next
- * cancellation point.
+ * would have done (glibc acts only in the futex wait, so not for a
+ * deadline before 1970, which returns ETIMEDOUT without one).  One
+ * requested after that is seen by the futex wait's asynchronous switch,
+ * which tests the word before it sleeps; a waiter released by a signal
+ * while it spins returns normally (the signal took effect), and the
+ * request acts at the next cancellation point.
  *
  * Broadcast wakes one sleeper and requeues the others onto the mutex's
  * lock word where it can (pthread_cond_broadcast.c): so a waiter that
