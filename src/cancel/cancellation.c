@@ -67,6 +67,16 @@
  * cancellation (type ASYNCHRONOUS, glibc's cancellation points included)
  * acts in the handler wherever the thread is.
  *
+ * Cancellation points that are more than one system call (join, the
+ * semaphore and condition variable waits) test the word at entry
+ * (nptl_testcancel in nptl.h), so that a request already pending acts
+ * even when the call would return without sleeping, as the stub's own test
+ * makes every single-call point do.  The rest of the argument is
+ * unchanged: a request that arrives after the entry test is seen by the
+ * sleep's asynchronous switch, which tests the word before it sleeps, or
+ * interrupts the sleep; a call that completes without sleeping returns,
+ * and CANCELED acts at the next point.
+ *
  * SIGCANCEL (32) is also glibc's SIGTIMER: the handler acts only on
  * SI_TKILL signals from this process.
  */
