@@ -200,6 +200,8 @@ void __nptl_stack_put(struct pthread *pd) NPTL_HIDDEN;
 void *__nptl_stack_top(struct pthread *pd) NPTL_HIDDEN;
 void __nptl_stack_release_unused(struct pthread *pd) NPTL_HIDDEN;
 void __nptl_stack_cache_init(void) NPTL_HIDDEN;
+bool __nptl_stack_compact_now(void) NPTL_HIDDEN;
+size_t __nptl_stack_compact_room(void) NPTL_HIDDEN;
 void __nptl_free_tcb(struct pthread *pd) NPTL_HIDDEN;
 void __nptl_stack_fork_prepare(void) NPTL_HIDDEN;
 void __nptl_stack_fork_parent(void) NPTL_HIDDEN;

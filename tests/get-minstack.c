@@ -8,7 +8,12 @@
  * touches NEED plus half of PTHREAD_STACK_MIN below its start, and must not
  * crash.  On libnptl the name must be libnptl's (dladdr), and its answer
  * is PTHREAD_STACK_MIN itself: the whole request is usable stack there.
+ * The mapped-stack case runs again in a child under a finite RLIMIT_AS,
+ * where libnptl maps threads in glibc's layout and must answer more than
+ * PTHREAD_STACK_MIN + a page (what it takes out of the request).
  */
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -98,5 +103,24 @@ int main(void)
 	run(&a, "caller's stack");
 	CHECK0(pthread_attr_destroy(&a));
 	munmap(mem, size);
+
+	/* Under a finite RLIMIT_AS, a mapped stack again.  */
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = { (size_t)1 << 32, (size_t)1 << 32 };
+		if (setrlimit(RLIMIT_AS, &rl))
+			_exit(3);
+		CHECK0(pthread_attr_init(&a));
+		size_t lim_min = get(&a);
+		if (t_on_libnptl())
+			CHECK(lim_min > STACK_MIN + pg);
+		CHECK0(pthread_attr_setstacksize(&a, lim_min + NEED));
+		run(&a, "mapped stack, finite RLIMIT_AS");
+		_exit(t_failures ? 1 : 0);
+	}
+	int st;
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	return t_done();
 }

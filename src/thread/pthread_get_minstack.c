@@ -19,12 +19,20 @@
  * compile-time PTHREAD_STACK_MIN, 16384, the smallest size
  * pthread_attr_setstacksize accepts.  OpenJDK then adds nothing; glibc's
  * answer under libnptl would have made it reserve static TLS room twice.
+ *
+ * Except under a finite RLIMIT_AS: there libnptl maps new threads in
+ * glibc's compact layout (src/thread/stack.c), the TLS, the descriptor and
+ * libnptl's own part taken out of the request, and the answer is glibc's
+ * shape with what libnptl takes: a page + that + PTHREAD_STACK_MIN.
  */
 #include "nptl.h"
 
 NPTL_API size_t __nptl___pthread_get_minstack(const pthread_attr_t *attr)
 {
 	(void)attr;
+	if (__nptl_stack_compact_now())
+		return __nptl_page_size + __nptl_stack_compact_room() +
+		       GLIBC_PTHREAD_STACK_MIN;
 	return GLIBC_PTHREAD_STACK_MIN;
 }
 NPTL_SYMVER_DEFAULT(__nptl___pthread_get_minstack, __pthread_get_minstack,

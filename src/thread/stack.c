@@ -114,6 +114,20 @@ static bool as_limited(void)
 	return getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
 }
 
+/* For __pthread_get_minstack: whether a new thread now gets the compact
+ * layout, and what that layout takes out of the requested size.  */
+bool __nptl_stack_compact_now(void)
+{
+	return as_limited();
+}
+
+size_t __nptl_stack_compact_room(void)
+{
+	size_t align;
+	size_t tls = __nptl_tls_static_size(&align);
+	return tls + NPTL_EXT_SIZE + align;
+}
+
 /* GLIBC_TUNABLES=...:glibc.pthread.stack_cache_size=N:...  Read as glibc
  * reads it: a number in C syntax (decimal, 0x hex, leading-0 octal); a
  * malformed value is ignored; ignored altogether in a set-user-ID
@@ -235,7 +249,7 @@ static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
 	size_t align;
 	size_t tls = __nptl_tls_static_size(&align);
 	size_t pg = __nptl_page_size;
-	size_t top = tls + NPTL_EXT_SIZE + align;
+	size_t top = __nptl_stack_compact_room();
 	size_t stack_room = stack_size ? stack_size + sigframe_room() : 0;
 	size_t size = guard + stack_room + top;
 	if (compact) {
