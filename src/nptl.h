@@ -365,6 +365,26 @@ static inline bool nptl_valid_timespec(const struct timespec *ts)
 				  | NPTL_MUTEXATTR_PROTOCOL_MASK \
 				  | NPTL_MUTEXATTR_CEILING_MASK)
 
+/* src/sched/tpp.c: priority protection (PRIO_PROTECT ceilings) of the
+ * calling thread.  __nptl_tpp_change counts ceiling `new` in and `prev`
+ * out (-1: none) and sets the thread's priority to its own raised to the
+ * highest ceiling counted; 0, or an errno with nothing counted in (ENOMEM,
+ * EAGAIN: a count would overflow, or what sched_setscheduler says, EINVAL
+ * for a SCHED_OTHER thread).  __nptl_current_priority: the thread's own
+ * priority, without ceilings (-1 if the kernel cannot tell).
+ * __nptl_valid_ceiling: SCHED_FIFO's range, and fits the lock word.  */
+int __nptl_tpp_change(int prev, int new) NPTL_HIDDEN;
+int __nptl_current_priority(void) NPTL_HIDDEN;
+int __nptl_fifo_min(void) NPTL_HIDDEN;
+int __nptl_fifo_max(void) NPTL_HIDDEN;
+bool __nptl_valid_ceiling(int c) NPTL_HIDDEN;
+void __nptl_tpp_free(struct pthread *pd) NPTL_HIDDEN;
+static inline int nptl_mutex_ceiling(int lockword)
+{
+	return (int)(((unsigned)lockword & NPTL_MUTEX_CEILING_MASK)
+		     >> NPTL_MUTEX_CEILING_SHIFT);
+}
+
 /* flags of __nptl_mutex_lock_common */
 #define NPTL_MUTEX_NO_INCR   1  /* relock by a condvar: __nusers kept */
 #define NPTL_MUTEX_REQUEUED  2  /* leave the lock word "with waiters" */
@@ -398,6 +418,13 @@ static inline void nptl_robust_pending(struct pthread *self, void *entry)
  * recoverable: give it back, ENOTRECOVERABLE.  __nptl_mutex_robust_taken:
  * taken normally (robust): onto the robust list.  */
 int __nptl_mutex_relock_own(pthread_mutex_t *m, int kind) NPTL_HIDDEN;
+/* Take a PP lock word *w whose ceiling bits are `cv`, leaving it cv|state
+ * (1, or 2 for "maybe sleepers"), sleeping as the protocol says until the
+ * deadline abs (NULL: none).  0 taken; -1 the ceiling is no longer cv
+ * (*seen: the word read); ETIMEDOUT or EINVAL (a bad deadline).  */
+int __nptl_mutex_pp_take(int *w, int cv, int state, bool private,
+			 clockid_t clock, const struct timespec *abs,
+			 int *seen) NPTL_HIDDEN;
 int __nptl_mutex_owner_died(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;
 int __nptl_mutex_unrecoverable(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;
 void __nptl_mutex_robust_taken(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;

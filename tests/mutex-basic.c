@@ -179,16 +179,11 @@ static void check_attr_roundtrip(void)
 	}
 	CHECK0(pthread_mutexattr_destroy(&a));
 
-	/* PRIO_PROTECT: glibc implements it; libnptl refuses honestly.  */
+	/* PRIO_PROTECT (tests/mutex-pp.c has the rest).  */
 	CHECK0(pthread_mutexattr_init(&a));
-	int r = pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_PROTECT);
-	if (t_on_libnptl()) {
-		CHECK_ERR(r, ENOTSUP);
-	} else {
-		CHECK_ERR(r, 0);
-		CHECK0(pthread_mutexattr_getprotocol(&a, &v));
-		CHECK(v == PTHREAD_PRIO_PROTECT);
-	}
+	CHECK0(pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_PROTECT));
+	CHECK0(pthread_mutexattr_getprotocol(&a, &v));
+	CHECK(v == PTHREAD_PRIO_PROTECT);
 	CHECK0(pthread_mutexattr_destroy(&a));
 }
 

@@ -54,6 +54,17 @@
 # error "libnptl knows the thread descriptor of glibc 2.36 and 2.41 only (src/glibc/descr.h)"
 #endif
 
+/* glibc's struct priority_protection_data, which pd->tpp points at: the
+ * highest PRIO_PROTECT ceiling the thread holds (SCHED_FIFO minimum - 1
+ * when none) and, per SCHED_FIFO priority from the minimum up, how many
+ * locks of that ceiling it holds.  ABI: glibc's pthread_setschedparam and
+ * pthread_setschedprio read priomax, and glibc frees a glibc-made thread's
+ * tpp with free() when its descriptor is released, so it is malloc'd.  */
+struct glibc_tpp {
+	int priomax;
+	unsigned int priomap[];
+};
+
 /* glibc's list_t, the link on ld.so's thread lists.  */
 struct glibc_list {
 	struct glibc_list *next;
@@ -157,7 +168,7 @@ struct pthread {
 	size_t stackblock_size;          /* ABI */
 	size_t guardsize;
 	size_t reported_guardsize;
-	void *tpp;
+	struct glibc_tpp *tpp;             /* PRIO_PROTECT ceilings held. ABI */
 	char res[568] __attribute__((aligned(8)));  /* struct __res_state. ABI */
 	uint64_t sigmask;                /* internal_sigset_t */
 #if GLIBC_PD_RTLD_CATCH

@@ -31,8 +31,25 @@
  *   the kernel owns the slow paths (FUTEX_LOCK_PI/LOCK_PI2/UNLOCK_PI), which
  *   boosts the owner.  The fast path is the CAS 0->tid.
  *
- * PRIO_PROTECT is not supported (pthread_mutex_init refuses it); a PP
- *   mutex made by a glibc process gets EINVAL here.
+ * PRIO_PROTECT (PP; not robust, not PI: glibc makes neither): __lock is
+ *   ceiling << NPTL_MUTEX_CEILING_SHIFT | state, the state being the simple
+ *   protocol's 0/1/2 in the low bits.  Every CAS and every FUTEX_WAIT
+ *   compares the whole word, ceiling included, so an operation that read
+ *   one ceiling cannot succeed once the ceiling has changed: the locker
+ *   counts the ceiling it read into its priority protection (raising
+ *   itself, src/sched/tpp.c) *before* its CAS, and if the CAS then fails
+ *   because the ceiling moved, it counts the new one in and the old one out
+ *   and tries again.  So no thread ever owns a PP mutex below the ceiling
+ *   the word carries.  The ceiling changes only in
+ *   pthread_mutex_setprioceiling, by a thread that holds the lock (taken
+ *   by this same protocol), which then wakes every sleeper: they slept on
+ *   the old word's exact value and re-read the ceiling.  Otherwise the
+ *   sleeping and waking argument is the simple protocol's: sleep only on
+ *   ceiling|2, whoever changes ceiling|2 to ceiling|0 wakes one, and a woken
+ *   thread takes the lock as ceiling|2.  A caller whose own priority is
+ *   above the ceiling gets EINVAL; one whose priority cannot be raised
+ *   (SCHED_OTHER, or not permitted) gets sched_setscheduler's error, as in
+ *   glibc; either way nothing stays counted.
  */
 #include "nptl.h"
 
@@ -313,6 +330,90 @@ static int pi_lock(pthread_mutex_t *m, int type, pid_t id,
 	return 0;
 }
 
+int __nptl_mutex_pp_take(int *w, int cv, int state, bool private,
+			 clockid_t clock, const struct timespec *abs, int *seen)
+{
+	int v = cv;
+	if (cas(w, &v, cv | state))
+		return 0;
+	for (;;) {
+		if ((v & (int)NPTL_MUTEX_CEILING_MASK) != cv) {
+			*seen = v;
+			return -1;
+		}
+		if (v == cv) {
+			/* Free again, but others may sleep: leave "sleepers".  */
+			if (cas(w, &v, cv | 2))
+				return 0;
+			continue;
+		}
+		if (v == (cv | 1)) {
+			if (!cas(w, &v, cv | 2))
+				continue;
+			v = cv | 2;
+		}
+		if (abs) {
+			/* Checked only now that the call would block.  */
+			if (!nptl_valid_timespec(abs))
+				return EINVAL;
+			if (abs->tv_sec < 0)
+				return ETIMEDOUT;
+		}
+		if (nptl_futex_wait_abs(w, v, clock, abs, private) == ETIMEDOUT)
+			return ETIMEDOUT;
+		v = load(w);
+	}
+}
+
+static int pp_lock(pthread_mutex_t *m, int type, pid_t id, clockid_t clock,
+		   const struct timespec *abs, int flags)
+{
+	int *w = &m->__data.__lock;
+	int kind = type & NPTL_MUTEX_KIND_MASK;
+
+	if (m->__data.__owner == id) {
+		if (kind == PTHREAD_MUTEX_ERRORCHECK_NP)
+			return EDEADLK;
+		if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
+			if (m->__data.__count + 1 == 0)
+				return EAGAIN;
+			m->__data.__count++;
+			return 0;
+		}
+	}
+	/* A condvar's relock leaves "sleepers", as glibc does.  */
+	int state = (flags & (NPTL_MUTEX_NO_INCR | NPTL_MUTEX_REQUEUED)) ? 2 : 1;
+	int held = -1;          /* the ceiling counted in */
+	int v = load(w), r;
+	for (;;) {
+		int c = nptl_mutex_ceiling(v);
+		if (!__nptl_valid_ceiling(c) || __nptl_current_priority() > c) {
+			r = EINVAL;
+			break;
+		}
+		if (c != held) {
+			r = __nptl_tpp_change(held, c);
+			if (r)
+				break;
+			held = c;
+		}
+		r = __nptl_mutex_pp_take(w, c << NPTL_MUTEX_CEILING_SHIFT, state,
+					 !(type & NPTL_MUTEX_PSHARED), clock,
+					 abs, &v);
+		if (r != -1)
+			break;
+	}
+	if (r) {
+		/* Unlike glibc, which keeps the ceiling counted after a
+		 * timeout: the thread does not hold the mutex.  */
+		if (held != -1)
+			__nptl_tpp_change(held, -1);
+		return r;
+	}
+	m->__data.__count = 1;
+	return 0;
+}
+
 int __nptl_mutex_lock_common(pthread_mutex_t *m, clockid_t clock,
 			     const struct timespec *abs, int flags)
 {
@@ -322,7 +423,12 @@ int __nptl_mutex_lock_common(pthread_mutex_t *m, clockid_t clock,
 	int r;
 
 	if (type & NPTL_MUTEX_PP) {
-		return EINVAL;          /* also a destroyed mutex (-1) */
+		/* Robust or PI PP: no such mutex; also a destroyed one (-1).  */
+		if (type & (NPTL_MUTEX_ROBUST | NPTL_MUTEX_PI))
+			return EINVAL;
+		r = pp_lock(m, type, id, clock, abs, flags);
+		if (r || m->__data.__owner == id)
+			return r;
 	} else if (type & NPTL_MUTEX_PI) {
 		r = pi_lock(m, type, id, clock, abs, flags);
 		if (r || m->__data.__owner == id)

@@ -6,8 +6,11 @@
  * marked process-shared in __kind: the kernel wakes robust futexes with
  * shared wake-ups, so every futex call on them must be shared.
  *
- * PTHREAD_PRIO_PROTECT is not supported (the attribute setter refuses it
- * too): ENOTSUP, honestly, rather than a mutex without its ceiling.
+ * PTHREAD_PRIO_PROTECT: the ceiling goes into the upper bits of __lock,
+ * where every lock operation reads it (glibc's layout); an attribute whose
+ * ceiling was never set gives SCHED_FIFO's minimum.  Robust PP mutexes are
+ * refused with ENOTSUP, as glibc refuses them (its lock paths have no
+ * robust PP protocol either).
  */
 #include <string.h>
 #include "nptl.h"
@@ -31,20 +34,32 @@ int __nptl_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 	int protocol = (attr & NPTL_MUTEXATTR_PROTOCOL_MASK)
 		       >> NPTL_MUTEXATTR_PROTOCOL_SHIFT;
 
-	if (protocol == PTHREAD_PRIO_PROTECT)
+	if (protocol == PTHREAD_PRIO_INHERIT) {
+		if (!pi_supported())
+			return ENOTSUP;
+	} else if (protocol != PTHREAD_PRIO_NONE && (attr & NPTL_MUTEXATTR_ROBUST)) {
 		return ENOTSUP;
-	if (protocol == PTHREAD_PRIO_INHERIT && !pi_supported())
-		return ENOTSUP;
+	}
 
 	int kind = attr & ~NPTL_MUTEXATTR_FLAG_BITS;
 	if (attr & NPTL_MUTEXATTR_ROBUST)
 		kind |= NPTL_MUTEX_ROBUST;
-	if (protocol == PTHREAD_PRIO_INHERIT)
+	int lock = 0;
+	if (protocol == PTHREAD_PRIO_INHERIT) {
 		kind |= NPTL_MUTEX_PI;
+	} else if (protocol == PTHREAD_PRIO_PROTECT) {
+		kind |= NPTL_MUTEX_PP;
+		int ceiling = (attr & NPTL_MUTEXATTR_CEILING_MASK)
+			      >> NPTL_MUTEXATTR_CEILING_SHIFT;
+		if (ceiling < __nptl_fifo_min())
+			ceiling = __nptl_fifo_min();
+		lock = ceiling << NPTL_MUTEX_CEILING_SHIFT;
+	}
 	if (attr & (NPTL_MUTEXATTR_PSHARED | NPTL_MUTEXATTR_ROBUST))
 		kind |= NPTL_MUTEX_PSHARED;
 
 	memset(m, 0, sizeof *m);
+	m->__data.__lock = lock;
 	__atomic_store_n(&m->__data.__kind, kind, __ATOMIC_RELAXED);
 	return 0;
 }

@@ -5,7 +5,9 @@
  * caller gives EBUSY (not EDEADLK) unless it is robust or PI, where the
  * owner is read from the lock word and EDEADLK is reported.  A robust
  * mutex whose owner died is taken (EOWNERDEAD) rather than refused; for
- * a PI one the kernel (FUTEX_TRYLOCK_PI) arbitrates the take-over.
+ * a PI one the kernel (FUTEX_TRYLOCK_PI) arbitrates the take-over.  A
+ * PRIO_PROTECT one raises the caller to its ceiling for the attempt and
+ * lowers it again when the mutex is busy.
  */
 #include "nptl.h"
 
@@ -91,6 +93,55 @@ static int pi_trylock(pthread_mutex_t *m, int type, pid_t id)
 	return 0;
 }
 
+/* PRIO_PROTECT: as the lock (mutex_lock_common.c), but a busy word is
+ * EBUSY and the ceiling counted in for the attempt is counted out.  */
+static int pp_trylock(pthread_mutex_t *m, int type, pid_t id)
+{
+	int *w = &m->__data.__lock;
+	int kind = type & NPTL_MUTEX_KIND_MASK;
+
+	if (m->__data.__owner == id) {
+		if (kind == PTHREAD_MUTEX_ERRORCHECK_NP)
+			return EDEADLK;
+		if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
+			if (m->__data.__count + 1 == 0)
+				return EAGAIN;
+			m->__data.__count++;
+			return 0;
+		}
+	}
+	int held = -1, r;
+	int v = __atomic_load_n(w, __ATOMIC_RELAXED);
+	for (;;) {
+		int c = nptl_mutex_ceiling(v);
+		if (!__nptl_valid_ceiling(c) || __nptl_current_priority() > c) {
+			r = EINVAL;
+			break;
+		}
+		if (c != held) {
+			r = __nptl_tpp_change(held, c);
+			if (r)
+				break;
+			held = c;
+		}
+		int cv = c << NPTL_MUTEX_CEILING_SHIFT;
+		v = cv;
+		if (cas(w, &v, cv | 1)) {
+			m->__data.__owner = id;
+			m->__data.__nusers++;
+			m->__data.__count = 1;
+			return 0;
+		}
+		if ((v & (int)NPTL_MUTEX_CEILING_MASK) == cv) {
+			r = EBUSY;
+			break;
+		}
+	}
+	if (held != -1)
+		__nptl_tpp_change(held, -1);
+	return r;
+}
+
 int __nptl_pthread_mutex_trylock(pthread_mutex_t *m)
 {
 	int type = NPTL_MUTEX_TYPE(__atomic_load_n(&m->__data.__kind,
@@ -99,8 +150,12 @@ int __nptl_pthread_mutex_trylock(pthread_mutex_t *m)
 	int *w = &m->__data.__lock;
 	int zero = 0;
 
-	if (type & NPTL_MUTEX_PP)
-		return EINVAL;          /* also a destroyed mutex (-1) */
+	if (type & NPTL_MUTEX_PP) {
+		/* Robust or PI PP: no such mutex; also a destroyed one (-1).  */
+		if (type & (NPTL_MUTEX_ROBUST | NPTL_MUTEX_PI))
+			return EINVAL;
+		return pp_trylock(m, type, id);
+	}
 	if (type & NPTL_MUTEX_PI)
 		return pi_trylock(m, type, id);
 	if (type & NPTL_MUTEX_ROBUST)

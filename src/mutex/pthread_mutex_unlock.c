@@ -14,6 +14,10 @@
  * NOTRECOVERABLE for good.
  * PI: the owner CASes tid->0 when nobody waits; otherwise the kernel
  * (FUTEX_UNLOCK_PI) hands the lock to the top waiter.
+ * PRIO_PROTECT: the state bits go to 0 keeping the ceiling (a CAS: a
+ * waiter may be setting "sleepers" meanwhile), one sleeper is woken if
+ * there were any, and only then is the ceiling counted out of the
+ * caller's priority protection: it never runs below a ceiling it holds.
  */
 #include "nptl.h"
 
@@ -27,6 +31,24 @@ static int simple_unlock(pthread_mutex_t *m, int type, bool decr)
 		nptl_futex_wake(&m->__data.__lock, 1,
 				!(type & NPTL_MUTEX_PSHARED));
 	return 0;
+}
+
+static int pp_unlock(pthread_mutex_t *m, int type, bool decr)
+{
+	int *w = &m->__data.__lock;
+
+	m->__data.__owner = 0;
+	if (decr)
+		m->__data.__nusers--;
+	int old = __atomic_load_n(w, __ATOMIC_RELAXED), new;
+	do
+		new = old & (int)NPTL_MUTEX_CEILING_MASK;
+	while (!__atomic_compare_exchange_n(w, &old, new, true, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED));
+	if ((old & ~(int)NPTL_MUTEX_CEILING_MASK) > 1)
+		nptl_futex_wake(w, 1, !(type & NPTL_MUTEX_PSHARED));
+	int c = nptl_mutex_ceiling(new);
+	return __nptl_valid_ceiling(c) ? __nptl_tpp_change(c, -1) : 0;
 }
 
 static int robust_unlock(pthread_mutex_t *m, int newowner, bool decr)
@@ -96,8 +118,28 @@ int __nptl_mutex_unlock_usercnt(pthread_mutex_t *m, bool decr)
 		}
 		return simple_unlock(m, type, decr);
 	}
-	if (type & NPTL_MUTEX_PP)
-		return EINVAL;
+	if (type & NPTL_MUTEX_PP) {
+		/* Robust or PI PP: no such mutex; also a destroyed one (-1).  */
+		if (type & (NPTL_MUTEX_ROBUST | NPTL_MUTEX_PI))
+			return EINVAL;
+		switch (kind) {
+		case PTHREAD_MUTEX_RECURSIVE_NP:
+			if (m->__data.__owner != nptl_self()->tid)
+				return EPERM;
+			if (--m->__data.__count != 0)
+				return 0;
+			break;
+		case PTHREAD_MUTEX_ERRORCHECK_NP:
+			if (m->__data.__owner != nptl_self()->tid ||
+			    (__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) &
+			     ~(int)NPTL_MUTEX_CEILING_MASK) == 0)
+				return EPERM;
+			break;
+		default:
+			break;
+		}
+		return pp_unlock(m, type, decr);
+	}
 
 	id = nptl_self()->tid;
 	int lockword = __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED);

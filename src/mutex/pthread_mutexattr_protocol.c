@@ -1,21 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * pthread_mutexattr_setprotocol / getprotocol and the attribute's
- * priority ceiling.  PTHREAD_PRIO_PROTECT is refused with ENOTSUP:
- * libnptl does not implement priority-ceiling mutexes (glibc accepts it).
- * The ceiling itself is stored and validated as glibc does (SCHED_FIFO's
- * range; an unset ceiling reads as the minimum), whatever the protocol.
+ * priority ceiling, in glibc's attribute word.  The ceiling is stored and
+ * validated as glibc does (SCHED_FIFO's range, EINVAL outside it; an unset
+ * ceiling, 0, reads as SCHED_FIFO's minimum), whatever the protocol.
  */
-#include <sched.h>
 #include "nptl.h"
 
 NPTL_API int __nptl_pthread_mutexattr_setprotocol(pthread_mutexattr_t *a, int protocol)
 {
 	int *k = (int *)a;
 
-	if (protocol == PTHREAD_PRIO_PROTECT)
-		return ENOTSUP;
-	if (protocol != PTHREAD_PRIO_NONE && protocol != PTHREAD_PRIO_INHERIT)
+	if (protocol != PTHREAD_PRIO_NONE && protocol != PTHREAD_PRIO_INHERIT &&
+	    protocol != PTHREAD_PRIO_PROTECT)
 		return EINVAL;
 	*k = (*k & ~NPTL_MUTEXATTR_PROTOCOL_MASK)
 	     | (protocol << NPTL_MUTEXATTR_PROTOCOL_SHIFT);
@@ -38,8 +35,7 @@ NPTL_API int __nptl_pthread_mutexattr_setprioceiling(pthread_mutexattr_t *a, int
 	int *k = (int *)a;
 	int max_field = NPTL_MUTEXATTR_CEILING_MASK >> NPTL_MUTEXATTR_CEILING_SHIFT;
 
-	if (ceiling < sched_get_priority_min(SCHED_FIFO) ||
-	    ceiling > sched_get_priority_max(SCHED_FIFO) ||
+	if (ceiling < __nptl_fifo_min() || ceiling > __nptl_fifo_max() ||
 	    (ceiling & max_field) != ceiling)
 		return EINVAL;
 	*k = (*k & ~NPTL_MUTEXATTR_CEILING_MASK)
@@ -53,7 +49,7 @@ NPTL_API int __nptl_pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *
 {
 	int c = (*(const int *)a & NPTL_MUTEXATTR_CEILING_MASK)
 		>> NPTL_MUTEXATTR_CEILING_SHIFT;
-	int min = sched_get_priority_min(SCHED_FIFO);
+	int min = __nptl_fifo_min();
 
 	*ceiling = c ? c : (min > 0 ? min : 0);
 	return 0;

@@ -8,10 +8,6 @@
 #include <sched.h>
 #include "nptl.h"
 
-struct tpp {
-	int priomax;
-};
-
 NPTL_API int __nptl_pthread_setschedparam(pthread_t t, int policy,
 					  const struct sched_param *param)
 {
@@ -20,7 +16,7 @@ NPTL_API int __nptl_pthread_setschedparam(pthread_t t, int policy,
 		return ESRCH;
 	nptl_lll_lock(&pd->lock);
 	struct sched_param p = *param;
-	struct tpp *tpp = pd->tpp;
+	struct glibc_tpp *tpp = pd->tpp;
 	if (tpp && tpp->priomax > p.sched_priority)
 		p.sched_priority = tpp->priomax;
 	int err = 0;
@@ -74,7 +70,7 @@ NPTL_API int __nptl_pthread_setschedprio(pthread_t t, int prio)
 		return ESRCH;
 	nptl_lll_lock(&pd->lock);
 	struct sched_param p = { .sched_priority = prio };
-	struct tpp *tpp = pd->tpp;
+	struct glibc_tpp *tpp = pd->tpp;
 	if (tpp && tpp->priomax > prio)
 		p.sched_priority = tpp->priomax;
 	int err = 0;

@@ -126,6 +126,9 @@ static void init_descriptor(struct pthread *pd, const struct glibc_attr *a,
 	pd->specific[0] = pd->specific_1stblock;
 	if (pd->specific_used)
 		reset_specific(pd);
+	/* Only a thread that vanished in a fork child left one.  */
+	free(pd->tpp);
+	pd->tpp = NULL;
 	pd->report_events = false;
 	pd->stopped_start = false;
 	pd->setup_failed = 0;

@@ -106,6 +106,9 @@ void __nptl_thread_exit(struct pthread *pd)
 {
 	__call_tls_dtors();
 	__nptl_deallocate_tsd(pd);
+	/* Its priority-protection counts (the ceilings of PP mutexes it
+	 * still holds no longer raise anybody).  */
+	__nptl_tpp_free(pd);
 	/* State the next thread on this descriptor must not inherit.  */
 	uselocale(LC_GLOBAL_LOCALE);
 	(void)dlerror();
