@@ -3,11 +3,17 @@
  * Peer of mutex-interop, built WITHOUT libnptl: plain glibc 2.36 acting
  * on a process-shared mutex in a file mapping that a libnptl process
  * uses at the same time.
- *   peer FILE init TYPE ROBUST PI   initialize the mutex (glibc's encoding)
+ *   peer FILE init TYPE ROBUST PROTO initialize the mutex (glibc's encoding;
+ *                                   PROTO 0 none, 1 inherit, 2 protect)
  *   peer FILE contend ITERS         lock/trylock loop, counter invariant
  *   peer FILE hold                  lock, say so, wait to be SIGKILLed
  *   peer FILE ownerdead             expect EOWNERDEAD, recover, unlock
+ *   peer FILE ceiling C             pthread_mutex_setprioceiling(C): the
+ *                                   exit status is the old ceiling
+ *   peer FILE handover              lock, say so (ready 1), wait for ready
+ *                                   2, check the raised priority, unlock
  */
+#include <sched.h>
 #include <pthread.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -49,6 +55,24 @@ int main(int argc, char **argv)
 		if (pthread_mutex_consistent(&s->m) || pthread_mutex_unlock(&s->m))
 			return 2;
 		return 0;
+	}
+	if (!strcmp(mode, "ceiling") && argc == 4) {
+		int old;
+		int r = pthread_mutex_setprioceiling(&s->m, atoi(argv[3]), &old);
+		return r ? 100 + r : old;
+	}
+	if (!strcmp(mode, "handover")) {
+		struct sched_param sp;
+		int c;
+		if (pthread_mutex_lock(&s->m) ||
+		    pthread_mutex_getprioceiling(&s->m, &c))
+			return 1;
+		s->ready = 1;
+		while (s->ready != 2)
+			usleep(1000);
+		if (sched_getparam(0, &sp) || sp.sched_priority != c)
+			return 2;
+		return pthread_mutex_unlock(&s->m) ? 3 : 0;
 	}
 	FATAL("peer: bad mode %s", mode);
 }

@@ -4,9 +4,15 @@
  * mapping (what LMDB does): for NORMAL, RECURSIVE, ERRORCHECK, ADAPTIVE,
  * robust and PI mutexes, initialized by either side, both contend with a
  * shared counter invariant; a robust mutex whose glibc owner is SIGKILLed
- * gives EOWNERDEAD here, and the reverse.  The peer is
- * tests/mutex-interop-peer-glibc, built without libnptl.
+ * gives EOWNERDEAD here, and the reverse.  PRIO_PROTECT mutexes of every
+ * type (when SCHED_FIFO is permitted: a SCHED_OTHER thread cannot lock
+ * one), with both processes at a low SCHED_FIFO priority: the same
+ * contention, each side raised to the ceiling while it holds the mutex,
+ * and the ceiling changed by glibc's pthread_mutex_setprioceiling while
+ * libnptl holds the mutex.  The peer is tests/mutex-interop-peer-glibc,
+ * built without libnptl.
  */
+#include <sched.h>
 #include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -37,6 +43,7 @@ static int run_peer(char *mode, char *a1, char *a2, char *a3)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* pi: the protocol, as interop_init's proto.  */
 static void contend(int type, int robust, int pi, int peer_inits)
 {
 	char t[8], r[8], p[8];
@@ -98,6 +105,68 @@ static void ownerdead(int type, int pi)
 	CHECK0(pthread_mutex_unlock(&s->m));
 }
 
+static int kprio(void)
+{
+	struct sched_param sp;
+	return sched_getparam(0, &sp) ? -1 : sp.sched_priority;
+}
+
+static void pp(int type)
+{
+	int v, st;
+	char t[8];
+	snprintf(t, sizeof t, "%d", type);
+
+	/* Made by glibc: the ceiling is where libnptl reads it.  */
+	memset(s, 0, sizeof *s);
+	CHECK0(run_peer("init", t, "0", "2"));
+	CHECK0(pthread_mutex_getprioceiling(&s->m, &v));
+	CHECK(v == INTEROP_CEILING);
+	CHECK0(pthread_mutex_lock(&s->m));
+	CHECK(kprio() == INTEROP_CEILING);
+	CHECK0(pthread_mutex_unlock(&s->m));
+	CHECK(kprio() == 1);
+
+	/* glibc changes the ceiling of a mutex libnptl holds: it waits for
+	 * the unlock, then takes the word and stores the new ceiling.  */
+	CHECK0(pthread_mutex_lock(&s->m));
+	char *args[] = { peer, file, "ceiling", "9", NULL };
+	pid_t k = spawn(args);
+	usleep(20000);
+	CHECK(waitpid(k, &st, WNOHANG) == 0);
+	CHECK0(pthread_mutex_getprioceiling(&s->m, &v));
+	CHECK(v == INTEROP_CEILING);
+	CHECK0(pthread_mutex_unlock(&s->m));
+	waitpid(k, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == INTEROP_CEILING);
+	CHECK0(pthread_mutex_getprioceiling(&s->m, &v));
+	CHECK(v == 9);
+	CHECK0(pthread_mutex_lock(&s->m));
+	CHECK(kprio() == 9);
+	CHECK0(pthread_mutex_unlock(&s->m));
+	CHECK(kprio() == 1);
+
+	/* glibc holds it (raised), libnptl is refused, then waits.  */
+	s->ready = 0;
+	char *hargs[] = { peer, file, "handover", NULL };
+	k = spawn(hargs);
+	while (!s->ready)
+		usleep(1000);
+	CHECK_ERR(pthread_mutex_trylock(&s->m), EBUSY);
+	CHECK(kprio() == 1);
+	s->ready = 2;
+	CHECK0(pthread_mutex_lock(&s->m));
+	CHECK(kprio() == 9);
+	CHECK0(pthread_mutex_unlock(&s->m));
+	waitpid(k, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+
+	/* Contention, the mutex made by either side.  */
+	contend(type, 0, 2, 0);
+	contend(type, 0, 2, 1);
+	CHECK(kprio() == 1);
+}
+
 int main(void)
 {
 	if (!t_on_libnptl())
@@ -124,6 +193,18 @@ int main(void)
 	for (int pi = 0; pi < 2; pi++) {
 		ownerdead(PTHREAD_MUTEX_NORMAL, pi);
 		ownerdead(PTHREAD_MUTEX_ERRORCHECK, pi);
+	}
+	struct sched_param sp = { .sched_priority = 1 };
+	int r = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (r == EPERM) {
+		fprintf(stderr, "SCHED_FIFO not permitted: PRIO_PROTECT mutexes "
+			"(which a SCHED_OTHER thread cannot lock) not checked\n");
+	} else {
+		CHECK0(r);
+		for (int i = 0; i < 4; i++)
+			pp(types[i]);
+		sp.sched_priority = 0;
+		CHECK0(pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp));
 	}
 	unlink(file);
 	return t_done();

@@ -12,13 +12,19 @@ struct interop {
 	volatile int type;
 };
 
-static inline int interop_init(pthread_mutex_t *m, int type, int robust, int pi)
+/* The ceiling a PRIO_PROTECT mutex is made with.  */
+#define INTEROP_CEILING 5
+
+/* proto: 0 PRIO_NONE, 1 PRIO_INHERIT, 2 PRIO_PROTECT (INTEROP_CEILING).  */
+static inline int interop_init(pthread_mutex_t *m, int type, int robust, int proto)
 {
 	pthread_mutexattr_t a;
 	if (pthread_mutexattr_init(&a) || pthread_mutexattr_settype(&a, type) ||
 	    pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED) ||
 	    (robust && pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST)) ||
-	    (pi && pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT)))
+	    (proto == 1 && pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT)) ||
+	    (proto == 2 && (pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_PROTECT) ||
+			    pthread_mutexattr_setprioceiling(&a, INTEROP_CEILING))))
 		return 1;
 	return pthread_mutex_init(m, &a) ? 1 : 0;
 }
