@@ -39,8 +39,10 @@
  *   counts the ceiling it read into its priority protection (raising
  *   itself, src/sched/tpp.c) *before* its CAS, and if the CAS then fails
  *   because the ceiling moved, it counts the new one in and the old one out
- *   and tries again.  So no thread ever owns a PP mutex below the ceiling
- *   the word carries.  The ceiling changes only in
+ *   and tries again.  So no thread that locked a PP mutex holds it below
+ *   the ceiling the word carries (pthread_mutex_setprioceiling takes it
+ *   for an instant without raising itself, as glibc's does).  The ceiling
+ *   changes only in
  *   pthread_mutex_setprioceiling, by a thread that holds the lock (taken
  *   by this same protocol), which then wakes every sleeper: they slept on
  *   the old word's exact value and re-read the ceiling.  Otherwise the
