@@ -25,6 +25,10 @@
  *    token available, a broken requeue chain a waiter asleep on the mutex,
  *    and a destroy that never sees the waiters leave the signaller (all
  *    invalid end states).
+ * Planted bugs that must make spin fail: -DBUG_NOASSUME (a requeued
+ * waiter relocks without "assume waiters"), -DBUG_RQLATE (a waiter reads
+ * the requeue count after it is queued instead of before), -DBUG_NOMWAKE
+ * (destroy does not wake the mutex word).
  */
 #ifndef NWAITERS
 #define NWAITERS 2
@@ -147,8 +151,13 @@ inline cond_wait(me)
 	:: seq != snap[me] -> skip              /* spinning saw the signal */
 	:: true ->                              /* spun in vain, or no spin */
 		sleepers++;
+#ifndef BUG_RQLATE
 		rq[me] = requeues;
+#endif
 		atomic { if :: seq == snap[me] -> q[me] = 1 :: else -> skip fi };
+#ifdef BUG_RQLATE
+		rq[me] = requeues;
+#endif
 		if
 		:: q[me] == 0 -> skip           /* woken, or never slept */
 		:: atomic { q[me] != 0 && tmo < MAXTMO -> q[me] = 0; tmo++; out[me] = 1 }
@@ -156,7 +165,11 @@ inline cond_wait(me)
 		sleepers--;
 		if
 		:: requeues != rq[me] ->
+#ifdef BUG_NOASSUME
+			rq[me] = 0; leave(); lock(me)
+#else
 			rq[me] = 0; leave(); lock_requeued(me)
+#endif
 		:: else ->
 			rq[me] = 0; leave(); lock(me)
 		fi;
@@ -188,11 +201,13 @@ inline destroy()
 	do
 	:: w == 0 -> break
 	:: else ->
+#ifndef BUG_NOMWAKE
 		d_step {
 			if :: q[0] == 2 -> q[0] = 0 :: else -> skip fi;
 			if :: q[1] == 2 -> q[1] = 0 :: else -> skip fi;
 			if :: q[2] == 2 -> q[2] = 0 :: else -> skip fi
 		};
+#endif
 		atomic { if :: wrefs == w -> q[N] = 3 :: else -> skip fi };
 		q[N] == 0;
 		w = wrefs

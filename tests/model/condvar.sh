@@ -4,13 +4,22 @@
 # assertions (mutual exclusion; every signal releases a waiter that was
 # waiting when it was sent; broadcast releases all) and invalid end states
 # (a lost wake-up leaves a waiter asleep forever; so does a broken
-# requeue chain).  Two waiters with timeouts, signal and broadcast (which
-# requeues), and destroy right after a broadcast, searched exhaustively;
-# three waiters without timeouts, with signals only and with a broadcast
-# and destroy, by bitstate searches (51 and 166 million states in 128 MB,
-# ~30 s and ~2 min).  Planted bugs caught: a requeued waiter relocking
-# without "assume waiters", reading the requeue count after it is queued
-# instead of before, and destroy without the wake of the mutex word.
+# requeue chain).
+#   condvar.sh         (make check) two waiters, one of which may time out,
+#                      with signals only, with signal or broadcast (which
+#                      requeues), and with destroy right after a broadcast,
+#                      each searched exhaustively (1, 3.5 and 3.2 million
+#                      states, about 10 s of CPU in all); then each planted
+#                      bug (condvar.pml) must be caught: a requeued waiter
+#                      relocking without "assume waiters", reading the
+#                      requeue count after it is queued instead of before,
+#                      destroy without the wake of the mutex word.
+#   condvar.sh --full  (make check-models-full) the same with both waiters
+#                      able to time out (2, 6.4 and 5.9 million states), and
+#                      three waiters without timeouts, with signals only and
+#                      with a broadcast and destroy, by bitstate searches
+#                      (51 and 166 million states in 128 MB, ~30 s and
+#                      ~2 min).
 # Skips without spin.
 command -v spin >/dev/null 2>&1 || { echo "spin not installed"; exit 77; }
 cc=${CC:-cc}
@@ -23,7 +32,7 @@ run() {
 	cfg=$1 extra=$2
 	rm -f pan pan.* ./*.trail
 	spin $cfg -a condvar.pml >spin.log 2>&1 || { cat spin.log; exit 1; }
-	$cc -O2 -DSAFETY -DNOCLAIM $extra -o pan pan.c >cc.log 2>&1 ||
+	$cc -O2 -w -DSAFETY -DNOCLAIM $extra -o pan pan.c >cc.log 2>&1 ||
 		{ cat cc.log; exit 99; }
 	./pan -m100000 $3 >pan.log 2>&1
 	if ! grep -q "errors: 0" pan.log || ls ./*.trail >/dev/null 2>&1; then
@@ -34,9 +43,30 @@ run() {
 	fi
 	echo "condvar model ($cfg): ok, $(grep -E 'states, stored' pan.log)"
 }
-run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=0" "-DCOLLAPSE"
-run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=1" "-DCOLLAPSE"
-run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=1 -DDESTROY=1" "-DCOLLAPSE"
-run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=0" "-DBITSTATE" -w30
-run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=1 -DDESTROY=1" "-DBITSTATE" -w30
+caught() {  # caught "<spin -D options>": a planted bug must fail
+	rm -f pan pan.* ./*.trail
+	spin $1 -a condvar.pml >spin.log 2>&1 || { cat spin.log; exit 1; }
+	$cc -O2 -w -DSAFETY -DNOCLAIM -DCOLLAPSE -o pan pan.c >cc.log 2>&1 ||
+		{ cat cc.log; exit 99; }
+	./pan -m100000 >pan.log 2>&1
+	if grep -q "errors: 0" pan.log; then
+		echo "condvar model: planted bug NOT caught ($1)"
+		exit 1
+	fi
+	echo "condvar model: caught $1 ($(grep -o 'pan:1: [a-z ]*' pan.log | head -n 1))"
+}
+if [ "${1:-}" = --full ]; then
+	run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=0" "-DCOLLAPSE"
+	run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=1" "-DCOLLAPSE"
+	run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=1 -DDESTROY=1" "-DCOLLAPSE"
+	run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=0" "-DBITSTATE" -w30
+	run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=1 -DDESTROY=1" "-DBITSTATE" -w30
+	exit 0
+fi
+run "-DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=0" "-DCOLLAPSE"
+run "-DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1" "-DCOLLAPSE"
+run "-DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1 -DDESTROY=1" "-DCOLLAPSE"
+caught "-DBUG_NOASSUME -DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1"
+caught "-DBUG_RQLATE -DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1"
+caught "-DBUG_NOMWAKE -DNWAITERS=2 -DMAXTMO=0 -DBROADCAST=1 -DDESTROY=1"
 exit 0

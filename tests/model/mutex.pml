@@ -12,6 +12,9 @@
  * Checked: mutual exclusion (assert), no deadlock and no lost wake-up
  * (an invalid end state is a thread asleep forever after the others
  * finished, i.e. while the lock is free), and the word is 0 at the end.
+ * Planted bug that must make spin fail: -DBUG_RELOCK1 (a woken thread
+ * relocks with 0 -> 1 instead of the swap to 2, forgetting the sleepers
+ * still queued: its unlock then wakes nobody).
  */
 #define N 3
 #define SPIN 2
@@ -39,7 +42,7 @@ inline futex_wake_one() {
 proctype thread(byte me)
 {
 	byte round = 0, old, spins;
-	bool ok;
+	bool ok, slept = false;
 again:
 	cas01(ok);
 	if
@@ -59,12 +62,20 @@ spin:
 	:: else -> skip
 	fi;
 sleep:
+#ifdef BUG_RELOCK1
+	if
+	:: slept -> atomic { old = word; if :: word == 0 -> word = 1 :: else -> word = 2 fi }
+	:: else -> atomic { old = word; word = 2 }
+	fi;
+#else
 	atomic { old = word; word = 2 };
+#endif
 	if
 	:: old == 0 -> goto locked
 	:: else ->
 		atomic { if :: word == 2 -> asleep[me] = true :: else -> skip fi };
 		(!asleep[me]);
+		slept = true;
 		goto sleep
 	fi;
 locked:

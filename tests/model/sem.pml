@@ -16,6 +16,8 @@
  * Checked when everything has stopped: no waiter sleeps while a token is
  * available (no lost wake-up), tokens are conserved, nobody stays
  * registered but the sleepers.
+ * Planted bug that must make spin fail: -DBUG_NOPASS (a waiter that
+ * leaves does not pass on a wake-up it may have swallowed).
  */
 #define W 3
 #define P 2
@@ -100,7 +102,9 @@ leave:
 	atomic {
 		nwaiters--;
 		if
+#ifndef BUG_NOPASS
 		:: value > 0 && nwaiters > 0 -> skip
+#endif
 		:: else -> left++; goto done
 		fi
 	}
