@@ -27,6 +27,9 @@ fi
 version=$(dpkg-parsechangelog -l debian/changelog -S Version)
 upstream=${version%-*}
 work=$(mktemp -d /tmp/libnptl-deb.XXXXXX)
+# apt fetches as its sandbox user (_apt): the repository under $work must
+# be reachable by others (mktemp makes the directory 0700).
+chmod 0755 "$work"
 src=$work/libnptl-$upstream
 mkdir "$src"
 
