@@ -31,20 +31,6 @@
 
 #define MIB ((size_t)1 << 20)
 
-static long status_kib(const char *key)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long v = -1;
-	size_t n = strlen(key);
-	while (f && fgets(line, sizeof line, f))
-		if (strncmp(line, key, n) == 0 && line[n] == ':')
-			v = strtol(line + n + 1, NULL, 10);
-	if (f)
-		fclose(f);
-	return v;
-}
-
 static void *touch(void *arg)
 {
 	size_t n = (size_t)(uintptr_t)arg;
@@ -92,10 +78,10 @@ static int run_together(int n, size_t stack, size_t use)
 static int part_rss(void)
 {
 	run_threads(1, 8 * MIB, 64 << 10);     /* warm up libraries, arenas */
-	long before = status_kib("VmRSS");
+	long before = t_status_kib("VmRSS");
 	if (run_together(8, 8 * MIB, 1 * MIB))
 		return 2;
-	long after = status_kib("VmRSS");
+	long after = t_status_kib("VmRSS");
 	if (after - before >= 1024) {
 		fprintf(stderr, "rss: %ld KiB before, %ld KiB after joins\n", before, after);
 		return 1;
@@ -116,7 +102,7 @@ static int part_rlimit(void)
 	char *p = malloc(450000000);
 	if (!p) {
 		fprintf(stderr, "rlimit: malloc(450 MB) failed, VmSize %ld KiB\n",
-			status_kib("VmSize"));
+			t_status_kib("VmSize"));
 		return 1;
 	}
 	free(p);
@@ -124,7 +110,7 @@ static int part_rlimit(void)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED) {
 		fprintf(stderr, "rlimit: mmap(450 MB) failed, VmSize %ld KiB\n",
-			status_kib("VmSize"));
+			t_status_kib("VmSize"));
 		return 1;
 	}
 	return 0;
@@ -133,10 +119,10 @@ static int part_rlimit(void)
 static int part_tunable(void)
 {
 	run_threads(1, 64 << 10, 4096);
-	long before = status_kib("VmSize");
+	long before = t_status_kib("VmSize");
 	if (run_together(8, 8 * MIB, 64 << 10))
 		return 2;
-	long after = status_kib("VmSize");
+	long after = t_status_kib("VmSize");
 	if (after - before > 1024) {
 		fprintf(stderr, "tunable: VmSize %ld KiB before, %ld KiB after\n",
 			before, after);
@@ -147,7 +133,7 @@ static int part_tunable(void)
 
 static int limit_to(long extra_kib)
 {
-	long vm = status_kib("VmSize");
+	long vm = t_status_kib("VmSize");
 	struct rlimit rl = { (size_t)(vm + extra_kib) << 10, (size_t)(vm + extra_kib) << 10 };
 	return setrlimit(RLIMIT_AS, &rl);
 }

@@ -78,4 +78,20 @@ static inline int t_done(void)
 	}
 	return 0;
 }
+/* A "Key:   N kB" line of /proc/self/status (VmSize, VmRSS...), in kB;
+ * -1 when there is none.  */
+static inline long t_status_kib(const char *key)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long v = -1;
+	size_t n = strlen(key);
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, key, n) == 0 && line[n] == ':')
+			v = strtol(line + n + 1, NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
 #endif

@@ -55,6 +55,29 @@
  * What libnptl cannot do is empty the cache when the program's own
  * malloc or mmap fails: those never reach libnptl.  The glibc-sized bound
  * is the answer there, as in glibc.
+ *
+ * Batches.  A program that starts thousands of threads at once finds the
+ * cache empty for each, and then paid per thread an mmap, a madvise for
+ * the guard, two page faults (descriptor and TLS, the first stack frame)
+ * and at the end a munmap with its TLB shoot-down: together more than
+ * clone itself costs.  So a miss while many threads are live
+ * maps several like mappings at once (one mmap, at most BATCH_MAX, about
+ * an eighth of the live threads), installs their guards and faults in
+ * their hot top pages with one process_madvise(2) each, hands out the
+ * first and keeps the rest on the `fresh` list for the next misses of
+ * the cache.  Likewise entries trimmed from the cache while many
+ * threads are live wait on the `dead` list until there are DEAD_MAX of
+ * them, and go in as few munmaps as their addresses allow (a batch's
+ * mappings are adjacent, and threads tend to end in the order they
+ * began).  Both lists are emptied when the last live thread is freed,
+ * when a mapping is refused for want of memory, and whenever RLIMIT_AS is
+ * found finite, so the address space a program sees after its threads are
+ * gone is what it was without batches.  A fresh entry holds only its hot
+ * pages (no TLS of its own yet: that is made when it is handed out, as for
+ * any new mapping), a dead one only its top pages until its munmap.  A
+ * kernel that does not know PIDFD_SELF_THREAD_GROUP (a 2025 addition)
+ * or a seccomp filter that refuses process_madvise gets the same work
+ * done one madvise per mapping.
  */
 #include <errno.h>
 #include <limits.h>
@@ -65,10 +88,17 @@
 #include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include "nptl.h"
 
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef PIDFD_SELF_THREAD_GROUP
+#define PIDFD_SELF_THREAD_GROUP -10001
 #endif
 
 int __nptl_stack_lock;
@@ -108,10 +138,21 @@ static int madv_guard_ok = 1;
  * tunable's value (__nptl_stack_cache_init).  */
 static size_t cache_max = (size_t)40 << 20;
 
+/* Batches (see above); all guarded by __nptl_stack_lock.  */
+#define BATCH_MAX 64
+#define DEAD_MAX 64
+static struct nptl_ext fresh = { .next = &fresh, .prev = &fresh };
+static struct nptl_ext *dead[DEAD_MAX];
+static int n_dead;
+static size_t n_live;            /* descriptors on the live list */
+static bool as_seen_limited;     /* RLIMIT_AS was finite at the last look */
+
 static bool as_limited(void)
 {
 	struct rlimit rl;
-	return getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
+	bool lim = getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
+	__atomic_store_n(&as_seen_limited, lim, __ATOMIC_RELAXED);
+	return lim;
 }
 
 /* For __pthread_get_minstack: whether a new thread now gets the compact
@@ -234,20 +275,53 @@ static int install_guard(char *lo, size_t len)
 	return (int)-nptl_sys3(SYS_mprotect, lo, len, PROT_NONE);
 }
 
-static void unmap(struct pthread *pd)
+/* One madvise over several ranges of our own memory: process_madvise(2)
+ * on PIDFD_SELF_THREAD_GROUP (older kernels, and seccomp filters, refuse
+ * it, and the caller goes range by range).  Returns whether every range
+ * was done.  */
+static int pm_self_ok = 1;
+
+static bool madvise_all(const struct iovec *iov, int n, int advice)
 {
-	struct nptl_ext *e = nptl_ext(pd);
-	_dl_deallocate_tls(pd, false);
-	nptl_sys2(SYS_munmap, e->map, e->map_size);
+	if (n < 2 || !__atomic_load_n(&pm_self_ok, __ATOMIC_RELAXED))
+		return false;
+	size_t want = 0;
+	for (int i = 0; i < n; i++)
+		want += iov[i].iov_len;
+	long r = nptl_syscall(SYS_process_madvise, PIDFD_SELF_THREAD_GROUP,
+			      iov, n, advice, 0, 0);
+	if (r == (long)want)
+		return true;
+	if (r == -EBADF || r == -ENOSYS || r == -EPERM || r == -ESRCH)
+		__atomic_store_n(&pm_self_ok, 0, __ATOMIC_RELAXED);
+	return false;
 }
 
-/* A fresh mapping laid out as above; compact: glibc's layout, the
- * requested size holding the TLS and descriptor too.  */
-static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
-			       int *err, struct nptl_create_why *why)
+/* Fault in a new mapping's hot pages at once (MADV_POPULATE_WRITE, Linux
+ * 5.14): one system call instead of the page faults its thread and its
+ * creator would take on them one by one.  Only a saving: a refusal
+ * (old kernel, no memory now) leaves them to fault in as they would.  */
+static int populate_ok = 1;
+
+static void populate(const struct iovec *iov, int n)
 {
-	size_t align;
-	size_t tls = __nptl_tls_static_size(&align);
+	if (!__atomic_load_n(&populate_ok, __ATOMIC_RELAXED) ||
+	    madvise_all(iov, n, MADV_POPULATE_WRITE))
+		return;
+	for (int i = 0; i < n; i++)
+		if (nptl_sys3(SYS_madvise, iov[i].iov_base, iov[i].iov_len,
+			      MADV_POPULATE_WRITE) == -EINVAL) {
+			__atomic_store_n(&populate_ok, 0, __ATOMIC_RELAXED);
+			return;
+		}
+}
+
+/* The size of a mapping for this request; 0 when there can be none
+ * (*err says why).  compact: glibc's layout, the requested size holding
+ * the TLS and descriptor too.  */
+static size_t map_size_for(size_t stack_size, size_t guard, bool compact,
+			   int *err, struct nptl_create_why *why)
+{
 	size_t pg = __nptl_page_size;
 	size_t top = __nptl_stack_compact_room();
 	size_t stack_room = stack_size ? stack_size + sigframe_room() : 0;
@@ -256,20 +330,102 @@ static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
 		/* As little as glibc would refuse with EINVAL: no thread.  */
 		if (stack_size < top + PTHREAD_STACK_MIN) {
 			*err = EAGAIN;
-			return NULL;
+			return 0;
 		}
 		size = guard + stack_size;
 	}
 	size = (size + pg - 1) & ~(pg - 1);
-	if (size < stack_size) {
+	if (size < stack_size || size < guard) {
 		*err = EINVAL;
 		why->step = NPTL_CREATE_STACK;
 		why->kerr = 0;
-		return NULL;
+		return 0;
 	}
+	return size;
+}
+
+/* Where the descriptor of the mapping [map, map + size) goes.  */
+static struct pthread *pd_at(char *map, size_t size)
+{
+	size_t align;
+	(void)__nptl_tls_static_size(&align);
+	return (struct pthread *)(((uintptr_t)map + size - NPTL_EXT_SIZE -
+				   NPTL_TCB_SIZE) & ~(uintptr_t)(align - 1));
+}
+
+/* The pages a new thread touches first, from its first stack frames up
+ * through its TLS, descriptor and our extension.  */
+static struct iovec hot_pages(char *map, size_t size, size_t guard)
+{
+	size_t align;
+	size_t tls = __nptl_tls_static_size(&align);
+	uintptr_t pg = __nptl_page_size;
+	uintptr_t pd = (uintptr_t)pd_at(map, size);
+	uintptr_t lo = (pd - (tls - NPTL_TCB_SIZE) - 2048) & ~(pg - 1);
+	if (lo < (uintptr_t)map + guard)
+		lo = (uintptr_t)map + guard;
+	return (struct iovec){ (void *)lo, (uintptr_t)map + size - lo };
+}
+
+/* Record the mapping in its descriptor's extension; its TLS is made when
+ * it is handed out (tls_give).  */
+static struct pthread *carve(char *map, size_t size, size_t stack_size,
+			     size_t guard, bool compact, int prot)
+{
+	size_t align;
+	struct pthread *pd = pd_at(map, size);
+	struct nptl_ext *e = nptl_ext(pd);
+	e->map = map;
+	e->map_size = size;
+	e->prot = prot;
+	e->stack_size = stack_size;
+	e->guard_size = guard;
+	e->tls_size = __nptl_tls_static_size(&align);
+	e->compact = compact;
+	return pd;
+}
+
+/* glibc's TLS for a descriptor that never had it (a new mapping).  */
+static int tls_give(struct pthread *pd)
+{
+	if (_dl_allocate_tls(pd) == NULL)
+		return ENOMEM;
+	struct nptl_ext *e = nptl_ext(pd);
+	pd->header.tcb = pd;
+	pd->header.self = pd;
+	pd->stackblock = e->map;
+	pd->stackblock_size = e->map_size;
+	pd->guardsize = e->guard_size;
+	return 0;
+}
+
+/* How many mappings a miss makes at once: one while few threads are live,
+ * up to BATCH_MAX as their number grows.  */
+static int batch_count(void)
+{
+	size_t n = __atomic_load_n(&n_live, __ATOMIC_RELAXED) / 8;
+	return n < 1 ? 1 : n > BATCH_MAX ? BATCH_MAX : (int)n;
+}
+
+/* count fresh mappings laid out as above, in one mmap; the first is
+ * returned with its TLS, the others go on the fresh list.  */
+static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
+			       int count, int *err, struct nptl_create_why *why)
+{
+	size_t size = map_size_for(stack_size, guard, compact, err, why);
+	if (!size)
+		return NULL;
+	if (compact || !stack_size || count < 1 || size > SIZE_MAX / BATCH_MAX)
+		count = 1;
 	int prot = stack_size ? __nptl_dl_stack_prot() : PROT_READ | PROT_WRITE;
-	long m = nptl_syscall(SYS_mmap, 0, size, prot,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	long m;
+	for (;;) {
+		m = nptl_syscall(SYS_mmap, 0, size * count, prot,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (!(m < 0 && m > -4096) || count == 1)
+			break;
+		count = 1;   /* a batch is only a saving */
+	}
 	if (m < 0 && m > -4096) {
 		*err = EAGAIN;
 		why->step = NPTL_CREATE_STACK;
@@ -277,43 +433,53 @@ static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
 		return NULL;
 	}
 	char *map = (char *)m;
-	int gerr = install_guard(map, guard);
+	struct iovec iov[BATCH_MAX];
+	int gerr = 0;
+	if (guard) {
+		for (int i = 0; i < count; i++)
+			iov[i] = (struct iovec){ map + i * size, guard };
+		if (!__atomic_load_n(&madv_guard_ok, __ATOMIC_RELAXED) ||
+		    !madvise_all(iov, count, MADV_GUARD_INSTALL))
+			for (int i = 0; i < count && !gerr; i++)
+				gerr = install_guard(map + i * size, guard);
+	}
 	if (gerr) {
-		nptl_sys2(SYS_munmap, map, size);
+		nptl_sys2(SYS_munmap, map, size * count);
 		*err = EAGAIN;
 		why->step = NPTL_CREATE_GUARD;
 		why->kerr = gerr;
 		return NULL;
 	}
-	uintptr_t pdaddr = ((uintptr_t)map + size - NPTL_EXT_SIZE - NPTL_TCB_SIZE) &
-			   ~(uintptr_t)(align - 1);
-	struct pthread *pd = (struct pthread *)pdaddr;
-	if (_dl_allocate_tls(pd) == NULL) {
-		nptl_sys2(SYS_munmap, map, size);
+	for (int i = 0; i < count; i++)
+		iov[i] = hot_pages(map + i * size, size, guard);
+	populate(iov, count);
+	struct pthread *pds[BATCH_MAX];
+	for (int i = 0; i < count; i++)
+		pds[i] = carve(map + i * size, size, stack_size, guard, compact, prot);
+	if (count > 1) {
+		/* Handed out from the lowest address up: threads that begin
+		 * and end in order leave adjacent mappings to the dead list.  */
+		stack_lock();
+		for (int i = count - 1; i >= 1; i--)
+			list_add(&fresh, nptl_ext(pds[i]));
+		stack_unlock();
+	}
+	if (tls_give(pds[0])) {
+		stack_lock();
+		list_add(&fresh, nptl_ext(pds[0]));
+		stack_unlock();
 		*err = EAGAIN;
 		why->step = NPTL_CREATE_TLS;
 		why->kerr = ENOMEM;   /* all that can fail in it is malloc */
 		return NULL;
 	}
-	struct nptl_ext *e = nptl_ext(pd);
-	e->map = map;
-	e->map_size = size;
-	e->prot = prot;
-	e->stack_size = stack_size;
-	e->guard_size = guard;
-	e->tls_size = tls;
-	e->compact = compact;
-	pd->header.tcb = pd;
-	pd->header.self = pd;
-	pd->stackblock = map;
-	pd->stackblock_size = size;
-	pd->guardsize = guard;
-	return pd;
+	return pds[0];
 }
 
-/* Trim the cache to bound bytes, oldest first; returns the entries to unmap, chained through next, for the
- * caller to unmap outside the lock.  An entry whose thread still runs its
- * last instructions (tid not yet cleared) stays for a later trim.  */
+/* Trim the cache to bound bytes, oldest first; returns the entries to
+ * unmap, chained through next, for the caller to bury outside the lock.
+ * An entry whose thread still runs its last instructions (tid not yet
+ * cleared) stays for a later trim.  */
 static struct nptl_ext *trim_locked(size_t bound)
 {
 	struct nptl_ext *out = NULL;
@@ -338,13 +504,83 @@ static void cache_add_locked(struct nptl_ext *e)
 	cache_bytes += e->map_size;
 }
 
-static void unmap_list(struct nptl_ext *e)
+/* munmap a set of mappings in as few calls as their addresses allow.  */
+static void unmap_ranges(struct nptl_ext **v, int n)
+{
+	for (int i = 1; i < n; i++) {   /* insertion sort by address: n <= 64 */
+		struct nptl_ext *x = v[i];
+		int j = i;
+		for (; j > 0 && (char *)v[j - 1]->map > (char *)x->map; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	for (int i = 0; i < n;) {
+		char *lo = v[i]->map;
+		char *hi = lo + v[i]->map_size;
+		for (i++; i < n && (char *)v[i]->map == hi; i++)
+			hi += v[i]->map_size;
+		nptl_sys2(SYS_munmap, lo, hi - lo);
+	}
+}
+
+/* The dead list's entries and the fresh list's, taken off for the caller
+ * to unmap: all of them, or (when=DEAD_MAX) the dead ones once there are
+ * that many.  Under the lock; returns how many were put in out.  */
+static int take_spare_locked(struct nptl_ext **out, int cap, bool all)
+{
+	int n = 0;
+	if (all || n_dead >= DEAD_MAX) {
+		for (int i = 0; i < n_dead; i++)
+			out[n++] = dead[i];
+		n_dead = 0;
+	}
+	while (all && fresh.next != &fresh && n < cap) {
+		struct nptl_ext *e = fresh.next;
+		list_del(e);
+		out[n++] = e;
+	}
+	return n;
+}
+
+/* Entries trimmed from the cache: their TLS goes now, their mappings now
+ * or, while many threads are live and the address space is not limited,
+ * with the next batch of dead ones.  */
+static void bury(struct nptl_ext *e)
 {
 	while (e) {
 		struct nptl_ext *next = e->next;
-		unmap(ext_pd(e));
+		_dl_deallocate_tls(ext_pd(e), false);
+		bool later = false;
+		struct nptl_ext *v[DEAD_MAX + BATCH_MAX];
+		int n = 0;
+		if (batch_count() > 1 &&
+		    !__atomic_load_n(&as_seen_limited, __ATOMIC_RELAXED)) {
+			stack_lock();
+			if (n_dead < DEAD_MAX) {
+				dead[n_dead++] = e;
+				later = true;
+				n = take_spare_locked(v, DEAD_MAX + BATCH_MAX, false);
+			}
+			stack_unlock();
+		}
+		if (!later)
+			nptl_sys2(SYS_munmap, e->map, e->map_size);
+		unmap_ranges(v, n);
 		e = next;
 	}
+}
+
+/* Unmap what the fresh and dead lists hold (no live thread needs them).  */
+static void drop_spares(void)
+{
+	struct nptl_ext *v[DEAD_MAX + BATCH_MAX];
+	int n;
+	do {
+		stack_lock();
+		n = take_spare_locked(v, DEAD_MAX + BATCH_MAX, true);
+		stack_unlock();
+		unmap_ranges(v, n);
+	} while (n == DEAD_MAX + BATCH_MAX);
 }
 
 struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
@@ -366,6 +602,7 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 	 * room the request, a signal frame and page rounding leave).  */
 	size_t reported = stack_size & ~(align - 1);
 	struct pthread *pd = NULL;
+	bool is_fresh = false;
 
 	stack_lock();
 	for (struct nptl_ext *e = cache.next; e != &cache; e = e->next) {
@@ -379,24 +616,48 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 			break;
 		}
 	}
+	if (!pd)
+		for (struct nptl_ext *e = fresh.next; e != &fresh; e = e->next)
+			if (e->stack_size == stack_size && e->guard_size == guard &&
+			    e->tls_size >= tls) {
+				list_del(e);
+				pd = ext_pd(e);
+				is_fresh = true;
+				break;
+			}
 	stack_unlock();
 
-	if (pd) {
+	if (pd && is_fresh) {
+		if (tls_give(pd)) {
+			stack_lock();
+			list_add(&fresh, nptl_ext(pd));
+			stack_unlock();
+			*err = EAGAIN;
+			why->step = NPTL_CREATE_TLS;
+			why->kerr = ENOMEM;
+			return NULL;
+		}
+	} else if (pd) {
 		__nptl_tls_reinit(pd);
 	} else {
 		/* A refusal for want of memory (RLIMIT_AS, max_map_count,
-		 * malloc under RLIMIT_AS) empties the cache and tries again,
-		 * then tries glibc's compact layout.  */
+		 * malloc under RLIMIT_AS) empties the cache and the spare
+		 * lists and tries again, then tries glibc's compact layout.
+		 * A limited address space gets no spares at all.  */
 		bool compact = stack_size && as_limited();
-		pd = map_new(stack_size, guard, compact, err, why);
+		if (compact)
+			drop_spares();
+		pd = map_new(stack_size, guard, compact, compact ? 1 : batch_count(),
+			     err, why);
 		if (!pd && why->kerr == ENOMEM) {
 			stack_lock();
 			struct nptl_ext *all = trim_locked(0);
 			stack_unlock();
-			unmap_list(all);
-			pd = map_new(stack_size, guard, compact, err, why);
+			bury(all);
+			drop_spares();
+			pd = map_new(stack_size, guard, compact, 1, err, why);
 			if (!pd && why->kerr == ENOMEM && !compact && stack_size)
-				pd = map_new(stack_size, guard, true, err, why);
+				pd = map_new(stack_size, guard, true, 1, err, why);
 		}
 		if (!pd)
 			return NULL;
@@ -455,6 +716,7 @@ int __nptl_stack_live(struct pthread *pd, struct nptl_create_why *why)
 	int kerr = match_prot(pd);
 	if (!kerr) {
 		list_add(&live, nptl_ext(pd));
+		__atomic_store_n(&n_live, n_live + 1, __ATOMIC_RELAXED);
 		__nptl_dl_add(pd);
 	}
 	__nptl_dl_unlock();
@@ -474,14 +736,18 @@ static void release(struct pthread *pd, bool was_live)
 	stack_lock();
 	if (was_live) {
 		list_del(e);
+		__atomic_store_n(&n_live, n_live - 1, __ATOMIC_RELAXED);
 		__nptl_dl_lock();
 		__nptl_dl_del(pd);
 		__nptl_dl_unlock();
 	}
 	cache_add_locked(e);
 	struct nptl_ext *trim = trim_locked(cache_max);
+	bool last = n_live == 0 && (n_dead || fresh.next != &fresh);
 	stack_unlock();
-	unmap_list(trim);
+	bury(trim);
+	if (last)
+		drop_spares();
 }
 
 /* A descriptor whose thread never went live (its creation failed).  */
@@ -513,6 +779,7 @@ void __nptl_stack_fork_child(void)
 		return;
 	struct pthread *self = nptl_self();
 	struct nptl_ext *e = live.next;
+	size_t n = 0;
 	while (e != &live) {
 		struct nptl_ext *next = e->next;
 		struct pthread *pd = ext_pd(e);
@@ -521,9 +788,12 @@ void __nptl_stack_fork_child(void)
 			pd->tid = 0;
 			pd->cancelhandling = TERMINATED_BITMASK;
 			cache_add_locked(e);
+		} else {
+			n++;
 		}
 		e = next;
 	}
+	__atomic_store_n(&n_live, n, __ATOMIC_RELAXED);
 	__atomic_store_n(&fork_parent, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&__nptl_stack_lock, 0, __ATOMIC_RELEASE);
 }
