@@ -32,6 +32,11 @@ floor_clone:
 1:	/* Child.  No CFI: there is nothing to unwind to. */
 	test	%r9, %r9
 	jz	4f
+	cmpl	$0, 16(%r9)		/* touch: the two pages below the top */
+	je	3f
+	movq	$0, -8(%rsp)
+	movq	$0, -4104(%rsp)
+3:
 	mov	$1, %eax
 	lock xadd %eax, 0(%r9)		/* count++ */
 	inc	%eax

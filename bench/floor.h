@@ -27,6 +27,8 @@ struct floor_ctl {
 	int target;	/* 4: count at which the last child sets started */
 	int stop;	/* 8: set non-zero (and futex-woken) to let them exit */
 	int started;	/* 12: futex the starter sleeps on */
+	int touch;	/* 16: non-zero: first write one word to each of the two
+			 * pages below the stack top (see many-threads.c) */
 };
 
 /*
