@@ -5,8 +5,9 @@
  * for their first pages, and unmaps trimmed ones together.  What a program
  * must see is what it sees with one mapping per thread:
  *  - every thread has its own stack: the ranges pthread_getattr_np reports
- *    do not overlap, and 32 KiB that each thread writes into its stack is
- *    intact when all of them have written theirs;
+ *    do not overlap, each thread can write the lowest byte of its range,
+ *    and 32 KiB that each thread writes into its stack is intact when all
+ *    of them have written theirs;
  *  - a thread that overflows its stack faults on its own guard (the
  *    address its SIGSEGV handler sees), even when it was created among
  *    hundreds;
@@ -66,6 +67,9 @@ static void *crowd(void *arg)
 		buf[i] = (unsigned char)(id + i);
 	pthread_barrier_wait(&all_written);
 	pthread_barrier_wait(&all_seen);
+	/* The lowest byte of the stack main saw reported is ours to write
+	 * (not the guard's, not another thread's).  */
+	*(volatile unsigned char *)s->lo = id;
 	int ok = 1;
 	for (size_t i = 0; i < MARK; i++)
 		ok &= buf[i] == (unsigned char)(id + i);

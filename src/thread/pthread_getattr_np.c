@@ -5,7 +5,9 @@
  * at the top of its stack, below its TLS; its real stack is larger (room for
  * a signal frame, page rounding: see stack.c), so the reported region is all
  * usable.  A thread on a user stack reports the user's stack.  glibc's own
- * threads report their stack block minus the guard, as glibc does.  The
+ * threads, and libnptl threads in glibc's compact layout (under a finite
+ * RLIMIT_AS, where the TLS comes out of the requested size), report their
+ * stack block minus the guard, as glibc does.  The
  * main thread's stack is found, as in glibc, from the mapping that holds
  * __libc_stack_end and RLIMIT_STACK.
  */
@@ -98,8 +100,14 @@ NPTL_API int __nptl_pthread_getattr_np(pthread_t t, pthread_attr_t *attr)
 	if (nptl_joinid(pd) == pd)
 		ia->flags |= ATTR_FLAG_DETACHSTATE;
 	ia->guardsize = pd->reported_guardsize;
-	if (nptl_is_ours(pd)) {
-		struct nptl_ext *e = nptl_ext(pd);
+	struct nptl_ext *e = nptl_is_ours(pd) ? nptl_ext(pd) : NULL;
+	if (e && e->compact && !e->user_stack_lo) {
+		/* glibc's layout, reported as glibc reports it: the block above
+		 * the guard, TLS and descriptor included.  The region below
+		 * the TLS that ours reports would reach past the guard here.  */
+		ia->stackaddr = (char *)e->map + e->map_size;
+		ia->stacksize = e->map_size - e->guard_size;
+	} else if (e) {
 		ia->stackaddr = __nptl_stack_top(pd);
 		ia->stacksize = e->user_stack_lo ? e->user_stack_size
 						 : e->reported_size;
