@@ -721,7 +721,7 @@ struct nptl_rwlock {
 	int cur_writer;         /* tid of the write owner, as glibc */
 	int shared;             /* 0 private, 1 process-shared, as glibc */
 	unsigned int slots;     /* 1: readers may hold slots, a writer scans */
-	unsigned int unused;
+	unsigned int handoff;   /* write locks handed to queued writers (under lk) */
 	unsigned long inhibit;  /* CLOCK_MONOTONIC ns: no bias before this */
 	unsigned int flags;     /* kind: PTHREAD_RWLOCK_PREFER_*_NP */
 };

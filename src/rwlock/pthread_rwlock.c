@@ -26,7 +26,24 @@
  *    cannot vanish while anyone still depends on a later release.
  * A releaser that makes the lock free wakes per the kind (kick() below);
  * a waiter that gives up (timeout) kicks too, so that readers a timed-out
- * writer held back need not wait for the next release.  The counts only
+ * writer held back need not wait for the next release.
+ *
+ * Hand-off.  When the lock is freed with a writer queued (and, for the
+ * default kinds, no reader queued: those are woken instead), the
+ * releaser does not merely wake a writer to race for it -- by the time
+ * it runs, readers, who may enter whenever no writer holds the lock, are
+ * usually inside again and it sleeps once more.  Under lk it takes the
+ * write lock on the writers' behalf (a CAS from the free state, which
+ * also clears BIAS), moves one count from wwait to `handoff` and wakes a
+ * writer.  Any queued writer that comes back from its sleep (woken,
+ * spuriously, or timed out) takes a handed lock if there is one, under
+ * lk; otherwise it leaves wwait and judges again.  So wwait + handoff is
+ * always the number of writers that have queued and not yet come back,
+ * and a handed lock is always owned by someone who will come back: the
+ * bump of wseq that comes with it makes a writer that has not slept yet
+ * return at once.  A timed-out writer that finds a handed lock owns it
+ * and succeeds (POSIX asks for the timeout only when the lock cannot be
+ * taken).  glibc does the same for readers and writers with its phases.  The counts only
  * decide whom to wake, never whether to wait: a process killed while
  * queued leaves a count too high, which costs spurious wake-ups and
  * nothing else (except that, with writer preference, a dead queued writer
@@ -349,6 +366,23 @@ static void wake_writer(struct nptl_rwlock *rw)
 	nptl_futex_wake(&rw->wseq, 1, is_private(rw));
 }
 
+/* Under lk, the lock free and a writer queued: take the write lock on
+ * its behalf and wake one queued writer to own it (see top).  Returns
+ * false when the lock was taken meanwhile (its holder kicks).  */
+static bool hand_off(struct nptl_rwlock *rw)
+{
+	unsigned int s = load(&rw->state);
+	unsigned int w = rw->rwait || rw->wwait > 1 ? NPTL_RW_WAITERS : 0;
+	do
+		if (s & (NPTL_RW_READERS | NPTL_RW_WRLOCKED))
+			return false;
+	while (!cas_sc(&rw->state, &s, NPTL_RW_WRLOCKED | w));
+	rw->wwait--;
+	rw->handoff++;
+	wake_writer(rw);
+	return true;
+}
+
 /* Under lk: wake whoever can make progress in the current state.  */
 static void kick(struct nptl_rwlock *rw)
 {
@@ -365,19 +399,20 @@ static void kick(struct nptl_rwlock *rw)
 	if (writer_first(rw)) {
 		if (rw->wwait) {
 			if (free)
-				wake_writer(rw);
+				hand_off(rw);
 		} else {
 			wake_readers(rw);
 		}
-	} else {
+	} else if (rw->rwait) {
 		/* Readers first; but when the lock is free a writer is woken
 		 * too, to race them: the counts include processes killed
 		 * while queued, so "readers queued" might never come true
 		 * and must not be all that wakes a writer.  */
-		if (rw->rwait)
-			wake_readers(rw);
+		wake_readers(rw);
 		if (free && rw->wwait)
 			wake_writer(rw);
+	} else if (free && rw->wwait) {
+		hand_off(rw);
 	}
 }
 
@@ -657,6 +692,14 @@ static int wrlock(pthread_rwlock_t *lock, bool try, clockid_t clock,
 		rw->wwait++;
 		unsigned int v = load(&rw->wseq);
 		int r = queue_wait(rw, &rw->wseq, v, clock, abs);
+		if (rw->handoff) {
+			/* A release took the lock for us, or for a writer
+			 * queued beside us, which will find none left and
+			 * queue again: either is ours, timed out or not.  */
+			rw->handoff--;
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			break;
+		}
 		rw->wwait--;
 		if (r == ETIMEDOUT) {
 			kick(rw);

@@ -34,7 +34,13 @@
  * -DBUG_NOWAIT (a writer does not wait for slots), -DBUG_FOREIGN (unlock
  * goes by what the table holds rather than by the thread's own record),
  * -DBUG_WFBIAS (with writer preference, a reader sets the bias while a
- * writer is queued).
+ * writer is queued), -DBUG_HANDOFF (a writer that timed out leaves a
+ * write lock handed to it unowned).
+ *
+ * A release that frees the lock while a writer is queued (and, for the
+ * default kinds, no reader is) takes the write lock for it (hand_off):
+ * `handoff` counts such locks; a queued writer that comes back from its
+ * sleep takes one if there is one, timed out or not.
  */
 #ifndef NR
 #define NR 2
@@ -57,6 +63,7 @@ byte nrd; bool wrl; bool wt;      /* the state word */
 bool lk;                          /* internal lock */
 byte rseq, wseq;                  /* futex words */
 byte rwait, wwait;                /* queued (under lk) */
+byte handoff;                     /* write locks handed to queued writers */
 bool asleep[N]; byte onf[N];      /* kernel futex queue: 1 rseq, 2 wseq */
 
 bool bias;                        /* NPTL_RW_BIAS, in the state word */
@@ -124,6 +131,22 @@ inline wake_one(f) {
 inline wake_readers() { rseq++; wake_all(1) }
 inline wake_writer() { wseq++; wake_one(2) }
 
+/* Under lk, the lock free and a writer queued: the releaser takes the
+ * write lock for a queued writer (clearing the bias, as a writer's CAS
+ * does) and wakes one; whichever queued writer comes back first owns it.
+ * Nothing if the lock was taken meanwhile: its holder kicks.  */
+inline hand_off() {
+	atomic {
+		if
+		:: nrd == 0 && !wrl ->
+			wrl = 1; bias = 0; wt = (rwait > 0 || wwait > 1);
+			wwait--; handoff++; j = 1
+		:: else -> j = 0
+		fi
+	}
+	if :: j -> j = 0; wake_writer() :: else fi
+}
+
 /* Under lk.  */
 inline kick() {
 	snap();
@@ -136,12 +159,14 @@ inline kick() {
 			if
 			:: WRITER_FIRST ->
 				if
-				:: wwait > 0 -> if :: lr == 0 -> wake_writer() :: else fi
+				:: wwait > 0 -> if :: lr == 0 -> hand_off() :: else fi
 				:: else -> wake_readers()
 				fi
-			:: else ->
-				if :: rwait > 0 -> wake_readers() :: else fi;
+			:: rwait > 0 ->
+				wake_readers();
 				if :: lr == 0 && wwait > 0 -> wake_writer() :: else fi
+			:: else ->
+				if :: lr == 0 && wwait > 0 -> hand_off() :: else fi
 			fi
 		fi
 	fi
@@ -341,6 +366,14 @@ wretry:
 		futex_wait(2, wseq, v);
 		v = 0;
 		lk_lock();
+		if
+#ifdef BUG_HANDOFF
+		:: handoff > 0 && !timedout -> handoff--; lk_unlock(); goto wgot
+#else
+		:: handoff > 0 -> handoff--; lk_unlock(); goto wgot
+#endif
+		:: else
+		fi;
 		wwait--;
 		if
 		:: timedout -> wgen++; kick(); lk_unlock(); goto wdone

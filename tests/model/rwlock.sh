@@ -110,4 +110,5 @@ for b in NORECHECK NOWAIT FOREIGN; do
 	caught "-DBIAS -DBUG_$b -DCOLL -DB0 -DITER=1 -DNR=2 -DNW=1 -DWF"
 done
 caught "-DBIAS -DBUG_WFBIAS -DITER=1 -DNR=2 -DNW=1 -DWF"
+caught "-DBUG_HANDOFF -DITER=1 -DNR=1 -DNW=2 -DTIMED"
 exit $fail
