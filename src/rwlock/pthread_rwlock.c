@@ -43,7 +43,19 @@
  * bump of wseq that comes with it makes a writer that has not slept yet
  * return at once.  A timed-out writer that finds a handed lock owns it
  * and succeeds (POSIX asks for the timeout only when the lock cannot be
- * taken).  glibc does the same for readers and writers with its phases.  The counts only
+ * taken).  glibc does the same for readers and writers with its phases.
+ *
+ * Readers woken together.  A release that wakes the queued readers (all
+ * of them) counts them all out of rwait and bumps rseq, under lk.  A
+ * reader back from its sleep that finds rseq moved on knows it is no
+ * longer counted: it tries the lock word as an arriving reader does,
+ * without lk, and only if it may not enter takes lk and queues again
+ * (setting WAITERS again by a CAS from the state it judged, as any
+ * queuing thread).  One that finds rseq unchanged (a spurious return, a
+ * timeout) takes lk and looks again: rseq moves only under lk, so under
+ * lk it knows exactly whether it is still counted.  So readers woken
+ * together no longer file through lk one by one, and kick() can clear
+ * WAITERS as soon as the counts it leaves are zero.  The counts only
  * decide whom to wake, never whether to wait: a process killed while
  * queued leaves a count too high, which costs spurious wake-ups and
  * nothing else (except that, with writer preference, a dead queued writer
@@ -354,8 +366,11 @@ static inline unsigned int waiters_bit(const struct nptl_rwlock *rw)
 	return rw->rwait || rw->wwait ? NPTL_RW_WAITERS : 0;
 }
 
+/* Wakes every queued reader and counts them all out: a reader that finds
+ * rseq moved on after its sleep knows it is no longer in rwait.  */
 static void wake_readers(struct nptl_rwlock *rw)
 {
+	rw->rwait = 0;
 	__atomic_add_fetch(&rw->rseq, 1, __ATOMIC_RELEASE);
 	nptl_futex_wake(&rw->rseq, INT_MAX, is_private(rw));
 }
@@ -414,6 +429,11 @@ static void kick(struct nptl_rwlock *rw)
 	} else if (free && rw->wwait) {
 		hand_off(rw);
 	}
+	/* The readers just woken are counted out: nobody may be left.  */
+	s = load(&rw->state);
+	while (!rw->rwait && !rw->wwait && (s & NPTL_RW_WAITERS) &&
+	       !cas(&rw->state, &s, s & ~NPTL_RW_WAITERS))
+		;
 }
 
 static int check_abs(clockid_t clock, const struct timespec *abs)
@@ -444,6 +464,35 @@ static bool reader_may_enter(const struct nptl_rwlock *rw, unsigned int s,
 	if (writer_first(rw))
 		return locked ? rw->wwait == 0 : !(s & NPTL_RW_WAITERS);
 	return true;
+}
+
+/* A queued reader's sleep (counted in rwait, rseq read as v, lk held on
+ * entry).  Returns 0 with lk held, *out saying whether a release counted
+ * it out of rwait meanwhile; or 1 when the reader, counted out, took the
+ * read lock without lk (lk not held then): it takes the lock as an
+ * arriving reader does instead of convoying through lk behind the other
+ * readers woken with it.  */
+static int reader_sleep(struct nptl_rwlock *rw, unsigned int v,
+			clockid_t clock, const struct timespec *abs,
+			bool *timedout, bool *out)
+{
+	lk_unlock(rw);
+	int r = nptl_futex_wait_abs(&rw->rseq, (int)v, clock, abs,
+				    is_private(rw));
+	*timedout = r == ETIMEDOUT;
+	if (__atomic_load_n(&rw->rseq, __ATOMIC_ACQUIRE) != v) {
+		unsigned int s = load(&rw->state);
+		while (reader_may_enter(rw, s, false) &&
+		       (s & NPTL_RW_READERS) < NPTL_RW_MAX_READERS)
+			if (cas(&rw->state, &s, s + 1)) {
+				bias_maybe(rw, s);
+				return 1;
+			}
+	}
+	lk_lock(rw);
+	/* rseq moves only under lk: this look is exact.  */
+	*out = load(&rw->rseq) != v;
+	return 0;
 }
 
 /* The release of a read count that may be the last one while waiters are
@@ -548,9 +597,12 @@ static __attribute__((noinline)) int rdlock(pthread_rwlock_t *lock, bool try,
 			continue;
 		rw->rwait++;
 		unsigned int v = load(&rw->rseq);
-		int r = queue_wait(rw, &rw->rseq, v, clock, abs);
-		rw->rwait--;
-		if (r == ETIMEDOUT) {
+		bool timedout, out = false;
+		if (reader_sleep(rw, v, clock, abs, &timedout, &out))
+			return 0;
+		if (!out)
+			rw->rwait--;
+		if (timedout) {
 			kick(rw);
 			err = ETIMEDOUT;
 			break;

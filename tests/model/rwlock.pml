@@ -10,7 +10,8 @@
  * kernel's futex queue is asleep[]/onf[], and FUTEX_WAKE of one waiter
  * picks any sleeper nondeterministically.
  *
- * Checked: mutual exclusion (asserts in the critical sections); no lost
+ * Checked: mutual exclusion (asserts in the critical sections); the
+ * queue counts never go below zero; no lost
  * wake-up and no deadlock (every process must reach its end: spin reports
  * an invalid end state if one sleeps forever); with -DWF (the
  * PREFER_WRITER_NONRECURSIVE kind) no reader that arrives while a writer is
@@ -35,12 +36,16 @@
  * goes by what the table holds rather than by the thread's own record),
  * -DBUG_WFBIAS (with writer preference, a reader sets the bias while a
  * writer is queued), -DBUG_HANDOFF (a writer that timed out leaves a
- * write lock handed to it unowned).
+ * write lock handed to it unowned), -DBUG_RCOUNT (a reader counted out
+ * by a release takes itself out of rwait again).
  *
  * A release that frees the lock while a writer is queued (and, for the
  * default kinds, no reader is) takes the write lock for it (hand_off):
  * `handoff` counts such locks; a queued writer that comes back from its
- * sleep takes one if there is one, timed out or not.
+ * sleep takes one if there is one, timed out or not.  A release that
+ * wakes the queued readers counts them all out of rwait (rseq moves on):
+ * a woken reader tries the lock word as an arriving reader does, and
+ * only if that fails takes lk and queues again.
  */
 #ifndef NR
 #define NR 2
@@ -128,7 +133,8 @@ inline wake_one(f) {
 	}
 }
 
-inline wake_readers() { rseq++; wake_all(1) }
+/* Wakes every queued reader and counts them all out (see the reader).  */
+inline wake_readers() { rseq++; rwait = 0; wake_all(1) }
 inline wake_writer() { wseq++; wake_one(2) }
 
 /* Under lk, the lock free and a writer queued: the releaser takes the
@@ -168,7 +174,9 @@ inline kick() {
 			:: else ->
 				if :: lr == 0 && wwait > 0 -> hand_off() :: else fi
 			fi
-		fi
+		fi;
+		/* readers just woken are counted out */
+		if :: rwait == 0 && wwait == 0 -> wt = 0 :: else fi
 	fi
 }
 
@@ -287,9 +295,25 @@ rretry:
 		v = rseq;
 		lk_unlock();
 		futex_wait(1, rseq, v);
-		v = 0;
+		/* counted out by a release: enter as an arriving reader */
+		if
+		:: rseq != v ->
+			atomic {
+				if
+				:: !wrl && !(WRITER_FIRST && wt) -> nrd++; lr = 1
+				:: else -> lr = 0
+				fi
+			}
+			if :: lr -> v = 0; bias_try(); goto rgot :: else fi
+		:: else
+		fi;
 		lk_lock();
-		rwait--;
+#ifdef BUG_RCOUNT
+		assert(rwait > 0); rwait--;
+#else
+		if :: rseq == v -> assert(rwait > 0); rwait-- :: else fi;
+#endif
+		v = 0;
 		if
 		:: timedout -> kick(); lk_unlock(); goto rdone
 		:: else -> goto rretry
@@ -374,6 +398,7 @@ wretry:
 #endif
 		:: else
 		fi;
+		assert(wwait > 0);
 		wwait--;
 		if
 		:: timedout -> wgen++; kick(); lk_unlock(); goto wdone
