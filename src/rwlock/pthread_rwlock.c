@@ -382,20 +382,28 @@ static void wake_writer(struct nptl_rwlock *rw)
 }
 
 /* Under lk, the lock free and a writer queued: take the write lock on
- * its behalf and wake one queued writer to own it (see top).  Returns
- * false when the lock was taken meanwhile (its holder kicks).  */
-static bool hand_off(struct nptl_rwlock *rw)
+ * its behalf and wake one queued writer to own it (see top).  Nothing
+ * when the lock was taken meanwhile (its holder kicks).  */
+static void hand_off(struct nptl_rwlock *rw)
 {
 	unsigned int s = load(&rw->state);
 	unsigned int w = rw->rwait || rw->wwait > 1 ? NPTL_RW_WAITERS : 0;
 	do
 		if (s & (NPTL_RW_READERS | NPTL_RW_WRLOCKED))
-			return false;
+			return;
 	while (!cas_sc(&rw->state, &s, NPTL_RW_WRLOCKED | w));
 	rw->wwait--;
 	rw->handoff++;
 	wake_writer(rw);
-	return true;
+}
+
+/* Under lk: clear WAITERS if nobody is counted any more.  */
+static void waiters_drop(struct nptl_rwlock *rw)
+{
+	unsigned int s = load(&rw->state);
+	while (!rw->rwait && !rw->wwait && (s & NPTL_RW_WAITERS) &&
+	       !cas(&rw->state, &s, s & ~NPTL_RW_WAITERS))
+		;
 }
 
 /* Under lk: wake whoever can make progress in the current state.  */
@@ -403,9 +411,7 @@ static void kick(struct nptl_rwlock *rw)
 {
 	unsigned int s = load(&rw->state);
 	if (!rw->rwait && !rw->wwait) {
-		while ((s & NPTL_RW_WAITERS) &&
-		       !cas(&rw->state, &s, s & ~NPTL_RW_WAITERS))
-			;
+		waiters_drop(rw);
 		return;
 	}
 	if (s & NPTL_RW_WRLOCKED)
@@ -430,10 +436,7 @@ static void kick(struct nptl_rwlock *rw)
 		hand_off(rw);
 	}
 	/* The readers just woken are counted out: nobody may be left.  */
-	s = load(&rw->state);
-	while (!rw->rwait && !rw->wwait && (s & NPTL_RW_WAITERS) &&
-	       !cas(&rw->state, &s, s & ~NPTL_RW_WAITERS))
-		;
+	waiters_drop(rw);
 }
 
 static int check_abs(clockid_t clock, const struct timespec *abs)

@@ -344,23 +344,22 @@ static size_t map_size_for(size_t stack_size, size_t guard, bool compact,
 	return size;
 }
 
-/* Where the descriptor of the mapping [map, map + size) goes.  */
-static struct pthread *pd_at(char *map, size_t size)
+/* Where the descriptor of the mapping [map, map + size) goes (align:
+ * the static TLS alignment).  */
+static struct pthread *pd_at(char *map, size_t size, size_t align)
 {
-	size_t align;
-	(void)__nptl_tls_static_size(&align);
 	return (struct pthread *)(((uintptr_t)map + size - NPTL_EXT_SIZE -
 				   NPTL_TCB_SIZE) & ~(uintptr_t)(align - 1));
 }
 
 /* The pages a new thread touches first, from its first stack frames up
- * through its TLS, descriptor and our extension.  */
-static struct iovec hot_pages(char *map, size_t size, size_t guard)
+ * through its TLS (tls bytes with the TCB), descriptor and our
+ * extension.  */
+static struct iovec hot_pages(char *map, size_t size, size_t guard,
+			      size_t tls, size_t align)
 {
-	size_t align;
-	size_t tls = __nptl_tls_static_size(&align);
 	uintptr_t pg = __nptl_page_size;
-	uintptr_t pd = (uintptr_t)pd_at(map, size);
+	uintptr_t pd = (uintptr_t)pd_at(map, size, align);
 	uintptr_t lo = (pd - (tls - NPTL_TCB_SIZE) - 2048) & ~(pg - 1);
 	if (lo < (uintptr_t)map + guard)
 		lo = (uintptr_t)map + guard;
@@ -370,33 +369,42 @@ static struct iovec hot_pages(char *map, size_t size, size_t guard)
 /* Record the mapping in its descriptor's extension; its TLS is made when
  * it is handed out (tls_give).  */
 static struct pthread *carve(char *map, size_t size, size_t stack_size,
-			     size_t guard, bool compact, int prot)
+			     size_t guard, bool compact, int prot,
+			     size_t tls, size_t align)
 {
-	size_t align;
-	struct pthread *pd = pd_at(map, size);
+	struct pthread *pd = pd_at(map, size, align);
 	struct nptl_ext *e = nptl_ext(pd);
 	e->map = map;
 	e->map_size = size;
 	e->prot = prot;
 	e->stack_size = stack_size;
 	e->guard_size = guard;
-	e->tls_size = __nptl_tls_static_size(&align);
+	e->tls_size = tls;
 	e->compact = compact;
 	return pd;
 }
 
-/* glibc's TLS for a descriptor that never had it (a new mapping).  */
-static int tls_give(struct pthread *pd)
+/* glibc's TLS for a descriptor that never had it (a new mapping).  On
+ * failure (malloc) the descriptor goes back to the fresh list and the
+ * creation's error is set.  */
+static bool tls_give(struct pthread *pd, int *err, struct nptl_create_why *why)
 {
-	if (_dl_allocate_tls(pd) == NULL)
-		return ENOMEM;
+	if (_dl_allocate_tls(pd) == NULL) {
+		stack_lock();
+		list_add(&fresh, nptl_ext(pd));
+		stack_unlock();
+		*err = EAGAIN;
+		why->step = NPTL_CREATE_TLS;
+		why->kerr = ENOMEM;   /* all that can fail in it is malloc */
+		return false;
+	}
 	struct nptl_ext *e = nptl_ext(pd);
 	pd->header.tcb = pd;
 	pd->header.self = pd;
 	pd->stackblock = e->map;
 	pd->stackblock_size = e->map_size;
 	pd->guardsize = e->guard_size;
-	return 0;
+	return true;
 }
 
 /* How many mappings a miss makes at once: one while few threads are live,
@@ -450,12 +458,15 @@ static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
 		why->kerr = gerr;
 		return NULL;
 	}
+	size_t align;
+	size_t tls = __nptl_tls_static_size(&align);
 	for (int i = 0; i < count; i++)
-		iov[i] = hot_pages(map + i * size, size, guard);
+		iov[i] = hot_pages(map + i * size, size, guard, tls, align);
 	populate(iov, count);
 	struct pthread *pds[BATCH_MAX];
 	for (int i = 0; i < count; i++)
-		pds[i] = carve(map + i * size, size, stack_size, guard, compact, prot);
+		pds[i] = carve(map + i * size, size, stack_size, guard, compact,
+			       prot, tls, align);
 	if (count > 1) {
 		/* Handed out from the lowest address up: threads that begin
 		 * and end in order leave adjacent mappings to the dead list.  */
@@ -464,16 +475,7 @@ static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
 			list_add(&fresh, nptl_ext(pds[i]));
 		stack_unlock();
 	}
-	if (tls_give(pds[0])) {
-		stack_lock();
-		list_add(&fresh, nptl_ext(pds[0]));
-		stack_unlock();
-		*err = EAGAIN;
-		why->step = NPTL_CREATE_TLS;
-		why->kerr = ENOMEM;   /* all that can fail in it is malloc */
-		return NULL;
-	}
-	return pds[0];
+	return tls_give(pds[0], err, why) ? pds[0] : NULL;
 }
 
 /* Trim the cache to bound bytes, oldest first; returns the entries to
@@ -524,8 +526,8 @@ static void unmap_ranges(struct nptl_ext **v, int n)
 }
 
 /* The dead list's entries and the fresh list's, taken off for the caller
- * to unmap: all of them, or (when=DEAD_MAX) the dead ones once there are
- * that many.  Under the lock; returns how many were put in out.  */
+ * to unmap: all of them (all), or else the dead ones once there are
+ * DEAD_MAX.  Under the lock; returns how many were put in out.  */
 static int take_spare_locked(struct nptl_ext **out, int cap, bool all)
 {
 	int n = 0;
@@ -628,15 +630,8 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 	stack_unlock();
 
 	if (pd && is_fresh) {
-		if (tls_give(pd)) {
-			stack_lock();
-			list_add(&fresh, nptl_ext(pd));
-			stack_unlock();
-			*err = EAGAIN;
-			why->step = NPTL_CREATE_TLS;
-			why->kerr = ENOMEM;
+		if (!tls_give(pd, err, why))
 			return NULL;
-		}
 	} else if (pd) {
 		__nptl_tls_reinit(pd);
 	} else {
