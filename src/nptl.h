@@ -253,6 +253,15 @@ size_t __nptl_create_reason(const struct nptl_create_facts *f, char *buf,
 _Noreturn void __nptl_thread_exit(struct pthread *pd) NPTL_HIDDEN;
 _Noreturn void __nptl_unwind(struct glibc_unwind_buf *buf) NPTL_HIDDEN;
 
+/* unwind_link.c: libgcc_s, loaded at the first pthread_exit or
+ * pthread_cancel.  */
+bool __nptl_unwind_link(void) NPTL_HIDDEN;
+void __nptl_unwind_link_or_die(bool cancel) NPTL_HIDDEN;
+_Unwind_Reason_Code __nptl_forced_unwind(struct _Unwind_Exception *e,
+					 _Unwind_Stop_Fn stop,
+					 void *arg) NPTL_HIDDEN;
+_Unwind_Word __nptl_unwind_get_cfa(struct _Unwind_Context *ctx) NPTL_HIDDEN;
+
 /* src/cancel/cancellation.c: glibc's protocol for cancellation points.
  * Around a blocking system call that is a cancellation point:
  *	int old = __nptl_enable_asynccancel();

@@ -55,6 +55,9 @@ NPTL_API int __nptl_pthread_cancel(pthread_t t)
 		return 0;
 	if (tid < 0)
 		return ESRCH;   /* a joined thread's stale handle */
+	/* The target unwinds with libgcc_s, perhaps in a signal handler,
+	 * where it cannot be loaded: load it here (unwind_link.c).  */
+	__nptl_unwind_link_or_die(true);
 	__nptl_cancel_install();
 
 	int old = __atomic_load_n(&pd->cancelhandling, __ATOMIC_RELAXED);

@@ -54,7 +54,7 @@ static _Unwind_Reason_Code stop(int version, _Unwind_Action actions,
 	struct glibc_unwind_buf *buf = param;
 	struct pthread *self = nptl_self();
 	uintptr_t adj = (uintptr_t)self->stackblock + self->stackblock_size;
-	uintptr_t cfa = _Unwind_GetCFA(ctx);
+	uintptr_t cfa = __nptl_unwind_get_cfa(ctx);
 	/* The frame holding the buffer has been reached once a frame's CFA
 	 * lies above the buffer (or there is no more unwind information).  */
 	bool jump = (actions & _UA_END_OF_STACK) || frame_left(cfa, buf, adj);
@@ -88,13 +88,16 @@ void __nptl_unwind(struct glibc_unwind_buf *buf)
 		__nptl_fatal("pthread_exit: no cleanup buffer on this thread");
 	self->exc.exception_class = 0;
 	self->exc.exception_cleanup = unwind_cleanup;
-	_Unwind_ForcedUnwind(&self->exc, stop, buf);
+	__nptl_forced_unwind(&self->exc, stop, buf);
 	__nptl_fatal("pthread_exit: forced unwinding failed");
 }
 
 NPTL_API void __nptl_pthread_exit(void *value)
 {
 	struct pthread *self = nptl_self();
+	/* Before anything changes: a thread that cannot unwind stops the
+	 * process here, as in glibc.  */
+	__nptl_unwind_link_or_die(false);
 	self->result = value;
 	/* No cancellation may start a second unwind on top of this one.  */
 	__atomic_fetch_or(&self->cancelhandling, CANCELSTATE_BITMASK, __ATOMIC_RELAXED);
