@@ -20,7 +20,16 @@ command -v apt-ftparchive >/dev/null || apt-get install -y -qq --no-install-reco
 debs=("$@")
 if [ ${#debs[@]} -eq 0 ]; then
 	command -v dpkg-buildpackage >/dev/null ||
-		apt-get install -y -qq --no-install-recommends dpkg-dev debhelper git
+		apt-get install -y -qq --no-install-recommends dpkg-dev debhelper
+	# The tree is taken as git sees it: git is needed even where dpkg-dev
+	# is there already (./quickstart installs dpkg-dev, not git).
+	command -v git >/dev/null ||
+		apt-get install -y -qq --no-install-recommends git
+	git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1 || {
+		echo "local-repo.sh: $top is not a git checkout; build the .debs" \
+		     "(dpkg-buildpackage -us -uc -b) and run: $0 DIR FILE.deb..." >&2
+		exit 1
+	}
 	version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 	build=$(mktemp -d /tmp/libnptl-repo.XXXXXX)
 	src=$build/libnptl-${version%-*}

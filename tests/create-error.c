@@ -530,9 +530,25 @@ static const char *find_pids_cgroup(char *dir, size_t size)
 		if (!fgets(buf, sizeof(buf), s))
 			buf[0] = 0;
 		fclose(s);
-		if (!strstr(buf, "pids"))
-			return "cgroup v2: the pids controller is not enabled for our "
-			       "cgroup's children (enabling it would change the system)";
+		if (!strstr(buf, "pids")) {
+			/* Under systemd our cgroup is a leaf (a session
+			 * scope, a service) whose children get no
+			 * controllers, and a cgroup with processes cannot
+			 * enable one for them; the hierarchy's root can (it
+			 * is exempt) and systemd enables pids there.  Make
+			 * the test cgroup a child of the root then.  */
+			snprintf(ctl, sizeof(ctl), "%s/cgroup.subtree_control", point);
+			s = fopen(ctl, "re");
+			if (!s || !fgets(buf, sizeof(buf), s))
+				buf[0] = 0;
+			if (s)
+				fclose(s);
+			if (!strstr(buf, "pids"))
+				return "cgroup v2: the pids controller is not enabled "
+				       "for our cgroup's children nor the root's "
+				       "(enabling it would change the system)";
+			snprintf(dir, size, "%s", point);
+		}
 	}
 	return NULL;
 }
