@@ -64,6 +64,8 @@ struct nptl_ext {
 	bool set_mask;
 	bool compact;                   /* glibc's layout: never handed out again */
 	int prot;                       /* protection of the mapping above the guard */
+	uintptr_t kept_hi;              /* stack pages below this still resident
+					   (the one kept stack, stack.c) */
 };
 
 #define NPTL_TCB_SIZE GLIBC_PTHREAD_SIZE

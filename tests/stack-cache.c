@@ -8,6 +8,13 @@
  *  - rlimit: under RLIMIT_AS = 600,000 KiB, after 30 joined threads with
  *    8 MiB stacks, malloc(450 MB) and mmap(450 MB) succeed (the cache
  *    holds at most glibc's 40 MiB);
+ *  - serial: a worker thread creates and joins 8 threads one after the
+ *    other, each touching 2 MiB of stack: while the worker runs, RSS has
+ *    grown by less than one such stack (libnptl keeps at most one stack's
+ *    pages resident for the next thread, glibc none), and after the
+ *    worker is joined by less than 1 MiB;
+ *  - detached: the same with a detached thread that ends as the last one
+ *    (it gives back its own kept pages): once it is gone, less than 1 MiB;
  *  - tunable: with GLIBC_TUNABLES=glibc.pthread.stack_cache_size=0 (the
  *    test re-executes itself) nothing is cached: VmSize after 8 joined
  *    8 MiB threads is back within 1 MiB of before;
@@ -19,6 +26,7 @@
  *    minus what glibc would take.
  * Memory sizes, not times, are asserted.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -84,6 +92,68 @@ static int part_rss(void)
 	long after = t_status_kib("VmRSS");
 	if (after - before >= 1024) {
 		fprintf(stderr, "rss: %ld KiB before, %ld KiB after joins\n", before, after);
+		return 1;
+	}
+	return 0;
+}
+
+static void *serial_worker(void *arg)
+{
+	long *rss = arg;
+	if (run_threads(8, 8 * MIB, 2 * MIB))
+		return (void *)1;
+	*rss = t_status_kib("VmRSS");
+	return NULL;
+}
+
+static int part_serial(void)
+{
+	run_threads(1, 8 * MIB, 64 << 10);
+	long before = t_status_kib("VmRSS"), during = 0;
+	pthread_t w;
+	void *res;
+	if (pthread_create(&w, NULL, serial_worker, &during) ||
+	    pthread_join(w, &res) || res)
+		return 2;
+	long after = t_status_kib("VmRSS");
+	if (during - before >= 2048 + 512 || after - before >= 1024) {
+		fprintf(stderr, "serial: RSS %ld KiB before, %ld with the worker, %ld after\n",
+			before, during, after);
+		return 1;
+	}
+	return 0;
+}
+
+static int tasks(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static int part_detached(void)
+{
+	run_threads(1, 8 * MIB, 64 << 10);
+	long before = t_status_kib("VmRSS");
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, 8 * MIB);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_t t;
+	if (pthread_create(&t, &a, touch, (void *)(uintptr_t)(4 * MIB)))
+		return 2;
+	for (int i = 0; i < 10000 && tasks() != 1; i++)
+		usleep(1000);
+	if (tasks() != 1)
+		return 2;
+	long after = t_status_kib("VmRSS");
+	if (after - before >= 1024) {
+		fprintf(stderr, "detached: RSS %ld KiB before, %ld after\n", before, after);
 		return 1;
 	}
 	return 0;
@@ -186,6 +256,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "tunable") == 0)
 		return part_tunable();
 	part("rss", part_rss, NULL);
+	part("serial", part_serial, NULL);
+	part("detached", part_detached, NULL);
 	part("rlimit", part_rlimit, NULL);
 	part("tunable", NULL, "GLIBC_TUNABLES=glibc.pthread.stack_cache_size=0");
 	if (t_on_libnptl()) {
