@@ -66,6 +66,7 @@ struct nptl_ext {
 	int prot;                       /* protection of the mapping above the guard */
 	uintptr_t kept_hi;              /* stack pages below this still resident
 					   (the one kept stack, stack.c) */
+	bool robust_set;                /* robust list registered (robust_list.c) */
 };
 
 #define NPTL_TCB_SIZE GLIBC_PTHREAD_SIZE
@@ -414,8 +415,12 @@ void __nptl_robust_enqueue(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;
 void __nptl_robust_dequeue(pthread_mutex_t *m) NPTL_HIDDEN;
 /* Announce (or end) a robust-list operation on `entry` to the kernel, as
  * glibc does, before the lock word changes hands.  */
+void __nptl_robust_register(struct pthread *self) NPTL_HIDDEN;
 static inline void nptl_robust_pending(struct pthread *self, void *entry)
 {
+	if (entry && nptl_is_ours(self) &&
+	    __builtin_expect(!nptl_ext(self)->robust_set, 0))
+		__nptl_robust_register(self);
 	self->robust_head.list_op_pending = entry;
 	__asm__ __volatile__("" ::: "memory");
 }

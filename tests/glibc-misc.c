@@ -13,8 +13,10 @@
  *    registered (cpu_id >= 0, the CPU the thread runs on when pinned) or
  *    marked RSEQ_CPU_ID_REGISTRATION_FAILED, never left uninitialized;
  *  - the kernel's robust list head of every thread is at the same offset
- *    in its descriptor as the main thread's, 24 bytes long (glibc
- *    registers one for every thread).
+ *    in its descriptor as the main thread's, 24 bytes long, at the latest
+ *    once the thread has locked a robust mutex (glibc registers one for
+ *    every thread at its start; libnptl, like musl, at a thread's first
+ *    robust lock).
  */
 #include <netdb.h>
 #include <pthread.h>
@@ -165,6 +167,24 @@ static long test_kernel_state(void)
 	}
 	struct robust_list_head *head = NULL;
 	size_t len = 0;
+	/* Before a robust lock: glibc's head, or none yet.  */
+	if (syscall(SYS_get_robust_list, 0, &head, &len) != 0) {
+		bad++;
+	} else if (head) {
+		bad += (char *)head - (char *)pthread_self() != robust_off;
+		bad += len != 24;
+	}
+	/* After one: glibc's head, whoever registered it.  */
+	pthread_mutexattr_t a;
+	pthread_mutex_t m;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	if (pthread_mutex_init(&m, &a) || pthread_mutex_lock(&m) ||
+	    pthread_mutex_unlock(&m))
+		bad++;
+	pthread_mutex_destroy(&m);
+	pthread_mutexattr_destroy(&a);
+	head = NULL;
 	if (syscall(SYS_get_robust_list, 0, &head, &len) != 0) {
 		bad++;
 	} else {

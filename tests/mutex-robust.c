@@ -24,6 +24,44 @@ static void *die_holding(void *arg)
 	return NULL;            /* exits with the mutex held */
 }
 
+/* A thread whose first robust-list operation is a trylock or a timed
+ * lock dies holding the mutex: that first operation must make the dead
+ * owner visible as well as a plain lock does.  */
+static void *die_holding_try(void *arg)
+{
+	(void)arg;
+	if (pthread_mutex_trylock(gm))
+		exit(5);
+	return NULL;
+}
+
+static void *die_holding_timed(void *arg)
+{
+	(void)arg;
+	struct timespec ts = { time(NULL) + 5, 0 };
+	if (pthread_mutex_timedlock(gm, &ts))
+		exit(5);
+	return NULL;
+}
+
+/* A thread forks; its child locks the process-shared mutex and exits
+ * holding it.  */
+static void *fork_child_dies_holding(void *arg)
+{
+	(void)arg;
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (pthread_mutex_lock(gm))
+			_exit(1);
+		_exit(0);
+	}
+	int st;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		return (void *)1;
+	return NULL;
+}
+
 static volatile int held;
 
 static void *hold_then_die(void *arg)
@@ -89,6 +127,17 @@ static void thread_cases(int type, int pi)
 	CHECK_ERR(pthread_mutex_timedlock(&m, &ts), EOWNERDEAD);
 	CHECK0(pthread_mutex_consistent(&m));
 	CHECK0(pthread_mutex_unlock(&m));
+
+	/* The dead owner's first robust operation was a trylock, a timed
+	 * lock.  */
+	void *(*first[])(void *) = { die_holding_try, die_holding_timed };
+	for (int i = 0; i < 2; i++) {
+		pthread_create(&t, NULL, first[i], NULL);
+		pthread_join(t, NULL);
+		CHECK_ERR(pthread_mutex_lock(&m), EOWNERDEAD);
+		CHECK0(pthread_mutex_consistent(&m));
+		CHECK0(pthread_mutex_unlock(&m));
+	}
 
 	/* A waiter blocked in lock when the owner dies gets EOWNERDEAD.  */
 	pthread_t w;
@@ -192,11 +241,23 @@ static void process_cases(int type, int pi)
 	CHECK0(pthread_mutex_unlock(m));
 	CHECK0(pthread_mutex_lock(m));
 	CHECK0(pthread_mutex_unlock(m));
+
+	/* The child of a thread (not the main one) dies holding it.  */
+	pthread_t t;
+	void *res;
+	gm = m;
+	CHECK0(pthread_create(&t, NULL, fork_child_dies_holding, NULL));
+	CHECK0(pthread_join(t, &res));
+	CHECK(res == NULL);
+	CHECK_ERR(pthread_mutex_lock(m), EOWNERDEAD);
+	CHECK0(pthread_mutex_consistent(m));
+	CHECK0(pthread_mutex_unlock(m));
 	munmap(m, 4096);
 }
 
 int main(void)
 {
+	alarm(120);     /* a dead owner nobody sees would hang the lock */
 	int types[] = { PTHREAD_MUTEX_NORMAL, PTHREAD_MUTEX_RECURSIVE,
 			PTHREAD_MUTEX_ERRORCHECK };
 	for (int pi = 0; pi < 2; pi++)

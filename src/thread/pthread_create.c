@@ -50,7 +50,6 @@ static _Noreturn void start(void *arg)
 	__resp = (struct __res_state *)(void *)pd->res;
 	__ctype_init();
 	__nptl_glibc_rseq_register(pd, pd->flags & ATTR_FLAG_DO_RSEQ);
-	nptl_sys2(SYS_set_robust_list, &pd->robust_head, sizeof(pd->robust_head));
 	/* From here on glibc's setuid broadcast may signal this thread.  */
 	if (__atomic_exchange_n(&pd->setxid_futex, 0, __ATOMIC_ACQ_REL) == (unsigned)-2)
 		nptl_futex_wake(&pd->setxid_futex, 1, true);
@@ -114,6 +113,7 @@ static void init_descriptor(struct pthread *pd, const struct glibc_attr *a,
 	pd->robust_head.list = &pd->robust_head;
 	pd->robust_head.futex_offset = GLIBC_ROBUST_FUTEX_OFFSET;
 	pd->robust_head.list_op_pending = NULL;
+	nptl_ext(pd)->robust_set = false;       /* until its first robust lock */
 	pd->cleanup = NULL;
 	pd->cleanup_jmp_buf = NULL;
 	pd->cancelhandling = 0;
