@@ -3,9 +3,12 @@
  * static initializers for them), writer preference of the nonrecursive
  * kind under a reader stream, wake-up of all blocked readers, timed and
  * clock variants on both clocks, EAGAIN after 2^28 read locks (the
- * argument "quick" skips that).  */
+ * argument "quick" skips that); a process whose address space is
+ * exhausted before its first read lock still read- and write-locks.  */
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "t.h"
@@ -378,8 +381,40 @@ static void overflow(void)
 	CHECK0(pthread_rwlock_unlock(&l));
 }
 
+/* First thing in a child: no new mapping can be made (RLIMIT_AS at what
+ * is mapped), and no read lock was ever taken in this process.  Nothing
+ * a read-write lock does may need memory it has not got.  */
+static void no_memory_first(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = { 0, 0 };
+		if (setrlimit(RLIMIT_AS, &rl))
+			_exit(2);
+		pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
+		struct timespec ts = { time(NULL) + 5, 0 };
+		int bad = 0;
+		for (int i = 0; i < 100; i++) {
+			bad += pthread_rwlock_rdlock(&l) != 0;
+			bad += pthread_rwlock_tryrdlock(&l) != 0;
+			bad += pthread_rwlock_timedrdlock(&l, &ts) != 0;
+			bad += pthread_rwlock_trywrlock(&l) != EBUSY;
+			for (int k = 0; k < 3; k++)
+				bad += pthread_rwlock_unlock(&l) != 0;
+			bad += pthread_rwlock_wrlock(&l) != 0;
+			bad += pthread_rwlock_tryrdlock(&l) != EBUSY;
+			bad += pthread_rwlock_unlock(&l) != 0;
+		}
+		_exit(bad ? 1 : 0);
+	}
+	int st;
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 int main(int argc, char **argv)
 {
+	no_memory_first();
 	attrs();
 
 	pthread_rwlock_t def = PTHREAD_RWLOCK_INITIALIZER;

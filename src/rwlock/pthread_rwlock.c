@@ -84,7 +84,8 @@
  * `state`, so readers on many cores queue for its cache line even when
  * no writer ever comes.  While a process-private lock has NPTL_RW_BIAS
  * set in `state`, a reader instead publishes itself in a process-wide
- * table of slots (slot_table) and never writes the lock:
+ * table of slots (slot_table, mapped at the first biased read) and never
+ * writes the lock:
  *  - reader: CAS its slot from empty to the lock's address, then load
  *    `state` again; if BIAS is still set it holds the read lock, else it
  *    empties the slot and takes the path above.  A slot that is not
@@ -160,6 +161,7 @@
  */
 #include <limits.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <time.h>
 #include "nptl.h"
 
@@ -174,9 +176,14 @@
 #define NAP_MIN 2000            /* then naps, ns, */
 #define NAP_MAX 1000000         /* doubling up to this */
 
-static struct nptl_rwlock *slot_table[LINES * LINE_SLOTS]
-	__attribute__((aligned(64)));
+/* The table is mapped at the first biased read of the process (take_line),
+ * never unmapped: a program that never read-locks pays nothing for it, not
+ * even address space.  It is published before lines_taken is first
+ * incremented, so a writer that sees a line taken sees the table.  */
+#define TABLE_BYTES (LINES * LINE_SLOTS * sizeof(struct nptl_rwlock *))
+static struct nptl_rwlock **slot_table;
 static unsigned long lines_taken;
+static bool table_refused;      /* the mmap failed once: lock words only */
 
 struct rw_held {
 	struct nptl_rwlock *lock;       /* held through this slot, or NULL */
@@ -237,10 +244,31 @@ static inline unsigned int slot_of(const struct nptl_rwlock *rw)
 	return (unsigned int)(((uintptr_t)rw * 0x9e3779b97f4a7c15ull) >> 61);
 }
 
+/* Our line of the table, mapping the table first if nobody has; NULL if
+ * it cannot be mapped (the caller uses the lock word; after one refusal
+ * every read does, rather than one failing mmap per read).  */
 static __attribute__((noinline)) struct nptl_rwlock **take_line(struct rw_self *me)
 {
+	struct nptl_rwlock **t = __atomic_load_n(&slot_table, __ATOMIC_ACQUIRE);
+	if (!t) {
+		if (__atomic_load_n(&table_refused, __ATOMIC_RELAXED))
+			return NULL;
+		long m = nptl_syscall(SYS_mmap, 0, TABLE_BYTES, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m < 0 && m > -4096) {
+			__atomic_store_n(&table_refused, true, __ATOMIC_RELAXED);
+			return NULL;
+		}
+		t = (struct nptl_rwlock **)m;
+		struct nptl_rwlock **none = NULL;
+		if (!__atomic_compare_exchange_n(&slot_table, &none, t, false,
+						 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			nptl_sys2(SYS_munmap, t, TABLE_BYTES);
+			t = none;
+		}
+	}
 	unsigned long n = __atomic_fetch_add(&lines_taken, 1, __ATOMIC_SEQ_CST);
-	me->line = &slot_table[(n % LINES) * LINE_SLOTS];
+	me->line = &t[(n % LINES) * LINE_SLOTS];
 	return me->line;
 }
 
@@ -285,8 +313,8 @@ static inline bool rdlock_slot(struct nptl_rwlock *rw)
 	if (h->lock)    /* ours: this lock again, or another one */
 		return h->lock == rw && recurse(h);
 	struct nptl_rwlock **line = me->line;
-	if (__builtin_expect(line == NULL, 0))
-		line = take_line(me);
+	if (__builtin_expect(line == NULL, 0) && !(line = take_line(me)))
+		return false;
 	struct nptl_rwlock *none = NULL;
 	if (!__atomic_compare_exchange_n(&line[j], &none, rw, false,
 					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
@@ -680,11 +708,12 @@ static __attribute__((noinline)) int bias_revoke(struct nptl_rwlock *rw, bool tr
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	unsigned long n = __atomic_load_n(&lines_taken, __ATOMIC_SEQ_CST);
 	size_t end = (n < LINES ? n : LINES) * LINE_SLOTS;
+	struct nptl_rwlock **t = n ? __atomic_load_n(&slot_table, __ATOMIC_ACQUIRE) : NULL;
 	int err = 0;
-	for (size_t i = 0; i < end && !err; i++) {
-		if (__atomic_load_n(&slot_table[i], __ATOMIC_SEQ_CST) != rw)
+	for (size_t i = 0; t && i < end && !err; i++) {
+		if (__atomic_load_n(&t[i], __ATOMIC_SEQ_CST) != rw)
 			continue;
-		err = try ? EBUSY : wait_slot(&slot_table[i], rw, clock, abs);
+		err = try ? EBUSY : wait_slot(&t[i], rw, clock, abs);
 	}
 	unsigned long t1 = now_ns();
 	__atomic_store_n(&rw->inhibit, t1 + BIAS_N * (t1 - t0),
