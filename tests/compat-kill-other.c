@@ -5,7 +5,6 @@
  * such programs call next, from any thread, ends every other thread and
  * keeps the process id.
  */
-#include <dirent.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -13,19 +12,6 @@
 
 extern void old_kill_others(void);
 __asm__(".symver old_kill_others, pthread_kill_other_threads_np@GLIBC_2.2.5");
-
-static int tasks(void)
-{
-	int n = 0;
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	if (d)
-		closedir(d);
-	return n;
-}
 
 static void *wait_forever(void *arg)
 {
@@ -51,7 +37,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--after-exec") == 0) {
 		/* The new image: same process, one thread.  */
 		CHECK(atoi(argv[2]) == (int)getpid());
-		CHECK(tasks() == 1);
+		CHECK(t_tasks() == 1);
 		return t_done();
 	}
 	pthread_t t[3];
@@ -59,11 +45,11 @@ int main(int argc, char **argv)
 		CHECK0(pthread_create(&t[i], NULL, wait_forever, NULL));
 	/* A thread that already exited (libnptl's glibc bootstrap thread)
 	 * may linger in /proc a moment after it is gone.  */
-	for (int i = 0; i < 2000 && tasks() != 4; i++)
+	for (int i = 0; i < 2000 && t_tasks() != 4; i++)
 		usleep(1000);
-	CHECK(tasks() == 4);
+	CHECK(t_tasks() == 4);
 	old_kill_others();
-	CHECK(tasks() == 4);
+	CHECK(t_tasks() == 4);
 	if (t_failures)
 		return t_done();
 	char buf[4096];

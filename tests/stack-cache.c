@@ -26,7 +26,6 @@
  *    minus what glibc would take.
  * Memory sizes, not times, are asserted.
  */
-#include <dirent.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -124,18 +123,6 @@ static int part_serial(void)
 	return 0;
 }
 
-static int tasks(void)
-{
-	int n = 0;
-	DIR *d = opendir("/proc/self/task");
-	if (!d)
-		return -1;
-	for (struct dirent *e; (e = readdir(d));)
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
 static int part_detached(void)
 {
 	run_threads(1, 8 * MIB, 64 << 10);
@@ -147,9 +134,9 @@ static int part_detached(void)
 	pthread_t t;
 	if (pthread_create(&t, &a, touch, (void *)(uintptr_t)(4 * MIB)))
 		return 2;
-	for (int i = 0; i < 10000 && tasks() != 1; i++)
+	for (int i = 0; i < 10000 && t_tasks() != 1; i++)
 		usleep(1000);
-	if (tasks() != 1)
+	if (t_tasks() != 1)
 		return 2;
 	long after = t_status_kib("VmRSS");
 	if (after - before >= 1024) {

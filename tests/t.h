@@ -7,6 +7,7 @@
  */
 #ifndef NPTL_TEST_H
 #define NPTL_TEST_H
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,19 @@ static inline int t_done(void)
 }
 /* A "Key:   N kB" line of /proc/self/status (VmSize, VmRSS...), in kB;
  * -1 when there is none.  */
+/* How many tasks (threads) the process has now.  */
+static inline int t_tasks(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
 static inline long t_status_kib(const char *key)
 {
 	FILE *f = fopen("/proc/self/status", "r");
