@@ -133,9 +133,17 @@ inline wake_one(f) {
 	}
 }
 
-/* Wakes every queued reader and counts them all out (see the reader).  */
-inline wake_readers() { rseq++; rwait = 0; wake_all(1) }
-inline wake_writer() { wseq++; wake_one(2) }
+/* Wakes every queued reader and counts them all out (see the reader).
+ * Under lk only the futex word moves and the wake is noted (pr, pw);
+ * lk_unlock_wake() makes the FUTEX_WAKE calls after dropping lk, as the
+ * C code does, so a writer that queues in between may be the one woken.  */
+inline wake_readers() { rseq++; rwait = 0; pr = 1 }
+inline wake_writer() { wseq++; pw = 1 }
+inline lk_unlock_wake() {
+	lk_unlock();
+	if :: pr -> pr = 0; wake_all(1) :: else fi;
+	if :: pw -> pw = 0; wake_one(2) :: else fi
+}
 
 /* Under lk, the lock free and a writer queued: the releaser takes the
  * write lock for a queued writer (clearing the bias, as a writer's CAS
@@ -212,14 +220,14 @@ inline wrelease() {
 	:: snap();
 	   if
 	   :: !lt -> atomic { if :: same() -> wrl = 0; break :: else fi }
-	   :: else -> lk_lock(); wrl = 0; kick(); lk_unlock(); break
+	   :: else -> lk_lock(); wrl = 0; kick(); lk_unlock_wake(); break
 	   fi
 	od
 }
 
 proctype reader(byte me; bool timed)
 {
-	byte lr; bool lw, lt, lb, timedout, flagged, viaslot; byte j, v, gsnap, it;
+	byte lr; bool lw, lt, lb, timedout, flagged, viaslot, pr, pw; byte j, v, gsnap, it;
 	for (it : 1 .. ITER) {
 		/* arrival */
 		atomic {
@@ -259,7 +267,7 @@ rback:
 			lk_lock();
 			atomic { nrd--; lr = nrd };
 			if :: lr == 0 -> kick() :: else fi;
-			lk_unlock()
+			lk_unlock_wake()
 		:: else ->
 			atomic { if :: same() -> nrd = lr - 1 :: else -> goto rback fi }
 		fi;
@@ -315,7 +323,7 @@ rretry:
 #endif
 		v = 0;
 		if
-		:: timedout -> kick(); lk_unlock(); goto rdone
+		:: timedout -> kick(); lk_unlock_wake(); goto rdone
 		:: else -> goto rretry
 		fi;
 rgot:
@@ -338,7 +346,7 @@ rurel:
 			lk_lock();
 			atomic { nrd--; lr = nrd };
 			if :: lr == 0 -> kick() :: else fi;
-			lk_unlock()
+			lk_unlock_wake()
 		:: else ->
 			atomic { if :: same() -> nrd = lr - 1 :: else -> goto rurel fi }
 		fi;
@@ -349,7 +357,7 @@ rdone:
 
 proctype writer(byte me; bool timed)
 {
-	byte lr; bool lw, lt, lb, timedout; byte j, v, it;
+	byte lr; bool lw, lt, lb, timedout, pr, pw; byte j, v, it;
 	for (it : 1 .. ITER) {
 		atomic {
 			if
@@ -401,7 +409,7 @@ wretry:
 		assert(wwait > 0);
 		wwait--;
 		if
-		:: timedout -> wgen++; kick(); lk_unlock(); goto wdone
+		:: timedout -> wgen++; kick(); lk_unlock_wake(); goto wdone
 		:: else -> goto wretry
 		fi;
 wgot:
