@@ -576,13 +576,18 @@ static __attribute__((noinline)) void read_release_queued(struct nptl_rwlock *rw
 }
 
 /* Give back one read count (state s was just loaded); EPERM if there is
- * none to give back.  */
+ * none to give back.  While WRLOCKED is set the counts are only those of
+ * arriving readers backing out (a writer enters only when there are
+ * none): dropping the last one frees nothing, the writer's release kicks,
+ * so it is a plain CAS, not a trip through lk.  The CAS checks WRLOCKED
+ * too: a release that clears it first sends us the other way.  */
 static inline int read_release(struct nptl_rwlock *rw, unsigned int s)
 {
 	for (;;) {
 		if ((s & NPTL_RW_READERS) == 0)
 			return EPERM;
-		if ((s & NPTL_RW_WAITERS) && (s & NPTL_RW_READERS) == 1) {
+		if ((s & (NPTL_RW_WAITERS | NPTL_RW_WRLOCKED)) == NPTL_RW_WAITERS &&
+		    (s & NPTL_RW_READERS) == 1) {
 			read_release_queued(rw);
 			return 0;
 		}

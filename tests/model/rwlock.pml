@@ -263,7 +263,7 @@ proctype reader(byte me; bool timed)
 rback:
 		snap();
 		if
-		:: lt && lr == 1 ->
+		:: lt && !lw && lr == 1 ->
 			lk_lock();
 			atomic { nrd--; lr = nrd };
 			if :: lr == 0 -> kick() :: else fi;
