@@ -82,18 +82,24 @@ static int run_together(int n, size_t stack, size_t use)
 	return r;
 }
 
+/* 1 when RSS stayed 1 MiB or more above `before` (what part found).  */
+static int rss_kept(const char *part, long before)
+{
+	long after = t_status_kib("VmRSS");
+	if (after - before >= 1024) {
+		fprintf(stderr, "%s: RSS %ld KiB before, %ld after\n", part, before, after);
+		return 1;
+	}
+	return 0;
+}
+
 static int part_rss(void)
 {
 	run_threads(1, 8 * MIB, 64 << 10);     /* warm up libraries, arenas */
 	long before = t_status_kib("VmRSS");
 	if (run_together(8, 8 * MIB, 1 * MIB))
 		return 2;
-	long after = t_status_kib("VmRSS");
-	if (after - before >= 1024) {
-		fprintf(stderr, "rss: %ld KiB before, %ld KiB after joins\n", before, after);
-		return 1;
-	}
-	return 0;
+	return rss_kept("rss", before);
 }
 
 static void *serial_worker(void *arg)
@@ -138,12 +144,7 @@ static int part_detached(void)
 		usleep(1000);
 	if (t_tasks() != 1)
 		return 2;
-	long after = t_status_kib("VmRSS");
-	if (after - before >= 1024) {
-		fprintf(stderr, "detached: RSS %ld KiB before, %ld after\n", before, after);
-		return 1;
-	}
-	return 0;
+	return rss_kept("detached", before);
 }
 
 static int part_rlimit(void)
