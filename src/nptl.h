@@ -738,7 +738,7 @@ struct nptl_rwlock {
 	int shared;             /* 0 private, 1 process-shared, as glibc */
 	unsigned int slots;     /* 1: readers may hold slots, a writer scans */
 	unsigned int handoff;   /* write locks handed to queued writers (under lk) */
-	unsigned long inhibit;  /* CLOCK_MONOTONIC ns: no bias before this */
+	unsigned long inhibit;  /* nptl_arch_ticks(): no bias before this */
 	unsigned int flags;     /* kind: PTHREAD_RWLOCK_PREFER_*_NP */
 };
 #define NPTL_RW_READERS 0x1fffffffu

@@ -52,7 +52,7 @@ static unsigned int spin_wait(struct nptl_barrier *b, int budget,
 {
 	int n = 0;
 	for (; n < budget && i > cr; n++) {
-		__builtin_ia32_pause();
+		nptl_arch_pause();
 		cr = __atomic_load_n(&b->current_round, __ATOMIC_RELAXED);
 	}
 	if (i <= cr)

@@ -81,7 +81,7 @@
 
 static inline void cpu_relax(void)
 {
-	__builtin_ia32_pause();
+	nptl_arch_pause();
 }
 
 static inline struct nptl_cond *cv(pthread_cond_t *c)

@@ -59,7 +59,7 @@
 
 static inline void cpu_relax(void)
 {
-	__builtin_ia32_pause();
+	nptl_arch_pause();
 }
 
 static inline int load(int *p)

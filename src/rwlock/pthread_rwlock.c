@@ -148,7 +148,10 @@
  * clock on one in TICKS such reads: it is the write-heavy path).  So
  * writers lose at most about 1/(BIAS_N + 1) of their time to revocation,
  * and a lock that sees writes all the time stays on the lock word.  A
- * fresh lock (inhibit 0) turns biased at its first read.
+ * fresh lock (inhibit 0) turns biased at its first read.  The clock is
+ * the CPU's tick counter (nptl_arch_ticks), not clock_gettime: only
+ * ticks are compared with ticks, and at 10 % writes two clock_gettime
+ * calls per revocation cost a single thread a sixth of its rate.
  *
  * Which slot, and who releases it.  Each thread takes one cache line of
  * the table (8 slots) at its first biased read, in order, so the first
@@ -247,13 +250,6 @@ static inline bool cas_sc(unsigned int *p, unsigned int *old, unsigned int new)
 					   __ATOMIC_RELAXED);
 }
 
-static inline unsigned long now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec * 1000000000ul +
-	       (unsigned long)ts.tv_nsec;
-}
 
 /* The slot of a lock within a thread's line.  */
 static inline unsigned int slot_of(const struct nptl_rwlock *rw)
@@ -364,7 +360,7 @@ static __attribute__((noinline)) void bias_try(struct nptl_rwlock *rw)
 	if (until) {
 		if (++rw_self.tick % TICKS)
 			return;
-		if (now_ns() < until)
+		if (nptl_arch_ticks() < until)
 			return;
 	}
 	unsigned int s = load(&rw->state);
@@ -637,7 +633,7 @@ static __attribute__((noinline)) int rdlock(pthread_rwlock_t *lock, bool try,
 		}
 		if (spin-- <= 0)
 			break;
-		__builtin_ia32_pause();
+		nptl_arch_pause();
 		s = load(&rw->state);
 	}
 
@@ -721,7 +717,7 @@ static int wait_slot(struct nptl_rwlock **p, struct nptl_rwlock *rw,
 	long nap = NAP_MIN;
 	for (int i = 0; __atomic_load_n(p, __ATOMIC_SEQ_CST) == rw; i++) {
 		if (i < spin) {
-			__builtin_ia32_pause();
+			nptl_arch_pause();
 			continue;
 		}
 		if (abs && past(clock, abs))
@@ -745,7 +741,7 @@ static __attribute__((noinline)) int bias_revoke(struct nptl_rwlock *rw, bool tr
 					    clockid_t clock,
 					    const struct timespec *abs)
 {
-	unsigned long t0 = now_ns();
+	unsigned long t0 = nptl_arch_ticks();
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	unsigned long n = __atomic_load_n(&lines_taken, __ATOMIC_SEQ_CST);
 	size_t end = (n < LINES ? n : LINES) * LINE_SLOTS;
@@ -756,9 +752,10 @@ static __attribute__((noinline)) int bias_revoke(struct nptl_rwlock *rw, bool tr
 			continue;
 		err = try ? EBUSY : wait_slot(&t[i], rw, clock, abs);
 	}
-	unsigned long t1 = now_ns();
-	__atomic_store_n(&rw->inhibit, t1 + BIAS_N * (t1 - t0),
-			 __ATOMIC_RELAXED);
+	/* Read on another CPU, t1 may be a little below t0.  */
+	unsigned long t1 = nptl_arch_ticks();
+	unsigned long cost = t1 > t0 ? t1 - t0 : 0;
+	__atomic_store_n(&rw->inhibit, t1 + BIAS_N * cost, __ATOMIC_RELAXED);
 	if (!err)
 		__atomic_store_n(&rw->slots, 0, __ATOMIC_RELAXED);
 	return err;
@@ -790,7 +787,7 @@ static int wrlock(pthread_rwlock_t *lock, bool try, clockid_t clock,
 		}
 		if (spin-- <= 0)
 			break;
-		__builtin_ia32_pause();
+		nptl_arch_pause();
 		s = load(&rw->state);
 	}
 	if (try)

@@ -64,7 +64,7 @@ static bool spin_take(struct nptl_sem *s, int budget)
 		}
 		if (d >> NPTL_SEM_NWAITERS_SHIFT)
 			break;
-		__builtin_ia32_pause();
+		nptl_arch_pause();
 	}
 	return false;
 }

@@ -45,11 +45,11 @@ NPTL_API int __nptl_pthread_spin_lock(pthread_spinlock_t *l)
 	unsigned backoff = 1;
 	for (;;) {
 		while (__atomic_load_n(l, __ATOMIC_RELAXED) <= 0)
-			__builtin_ia32_pause();
+			nptl_arch_pause();
 		if (__atomic_sub_fetch(l, 1, __ATOMIC_ACQUIRE) == 0)
 			return 0;
 		for (unsigned i = 0; i < backoff; i++)
-			__builtin_ia32_pause();
+			nptl_arch_pause();
 		if (backoff < 64)
 			backoff <<= 1;
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* x86_64: the thread pointer, raw system calls and clone.  */
+/* x86_64: the thread pointer, raw system calls, clone, and the two
+ * instructions the spin loops use.  */
 #ifndef NPTL_ARCH_H
 #define NPTL_ARCH_H
 
@@ -9,6 +10,22 @@ static inline void *nptl_arch_tp(void)
 	void *tp;
 	__asm__("mov %%fs:0, %0" : "=r"(tp));
 	return tp;
+}
+
+/* In a spin loop: lets the sibling hyperthread run and keeps the loop
+ * from flooding the memory system with loads.  */
+static inline void nptl_arch_pause(void)
+{
+	__builtin_ia32_pause();
+}
+
+/* A cheap, roughly monotonic tick count in unknown units (the TSC): only
+ * for policy that compares ticks with ticks, such as the rwlock's bias
+ * back-off, never for a deadline.  It may differ a little between CPUs,
+ * so callers tolerate a second reading below the first.  */
+static inline unsigned long nptl_arch_ticks(void)
+{
+	return __builtin_ia32_rdtsc();
 }
 
 /* Raw system calls: they return -errno and never touch errno.  */
