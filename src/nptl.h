@@ -36,9 +36,23 @@
  * (`__nptl_<name>`) with default visibility; symbols.map makes those names
  * local and .symver gives each public name its glibc versions.  Internal
  * callers use the internal names, so nothing inside libnptl can be
- * interposed.  */
+ * interposed.  The default version's definition must have the type the
+ * system headers give the public name, or the build stops: the check
+ * compares types only, so that the headers' nonnull attributes do not
+ * reach the definitions (whose NULL checks the compiler would drop).
+ * NPTL_SYMVER_DEFAULT_NOHDR is for the few names no header declares in
+ * this build: glibc-private ones, and the cleanup entry points that
+ * <pthread.h> declares only without -fexceptions.  */
 #define NPTL_API __attribute__((visibility("default")))
+#define NPTL_SYMVER_DEFAULT_NOHDR(impl, name, ver) \
+	__asm__(".symver " #impl ", " #name "@@" #ver)
 #define NPTL_SYMVER_DEFAULT(impl, name, ver) \
+	_Pragma("GCC diagnostic push") \
+	_Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"") \
+	_Static_assert(__builtin_types_compatible_p(__typeof(impl), \
+						    __typeof(name)), \
+		       #impl " does not have " #name "'s type"); \
+	_Pragma("GCC diagnostic pop") \
 	__asm__(".symver " #impl ", " #name "@@" #ver)
 #define NPTL_SYMVER_COMPAT(impl, name, ver) \
 	__asm__(".symver " #impl ", " #name "@" #ver)

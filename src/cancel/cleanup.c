@@ -70,8 +70,8 @@ NPTL_API void __nptl_pthread_register_cancel(__pthread_unwind_buf_t *buf)
 	b->priv.data.cleanup = self->cleanup;
 	self->cleanup_jmp_buf = b;
 }
-NPTL_SYMVER_DEFAULT(__nptl_pthread_register_cancel, __pthread_register_cancel,
-		    GLIBC_2.34);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl_pthread_register_cancel,
+			  __pthread_register_cancel, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_register_cancel, __pthread_register_cancel,
 		   GLIBC_2.3.3);
 
@@ -79,8 +79,8 @@ NPTL_API void __nptl_pthread_unregister_cancel(__pthread_unwind_buf_t *buf)
 {
 	nptl_self()->cleanup_jmp_buf = ibuf(buf)->priv.data.prev;
 }
-NPTL_SYMVER_DEFAULT(__nptl_pthread_unregister_cancel,
-		    __pthread_unregister_cancel, GLIBC_2.34);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl_pthread_unregister_cancel,
+			  __pthread_unregister_cancel, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_unregister_cancel,
 		   __pthread_unregister_cancel, GLIBC_2.3.3);
 
@@ -96,8 +96,8 @@ NPTL_API void __nptl_pthread_register_cancel_defer(__pthread_unwind_buf_t *buf)
 	b->priv.data.canceltype = __nptl_cancel_defer();
 	self->cleanup_jmp_buf = b;
 }
-NPTL_SYMVER_DEFAULT(__nptl_pthread_register_cancel_defer,
-		    __pthread_register_cancel_defer, GLIBC_2.34);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl_pthread_register_cancel_defer,
+			  __pthread_register_cancel_defer, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_register_cancel_defer,
 		   __pthread_register_cancel_defer, GLIBC_2.3.3);
 
@@ -107,8 +107,8 @@ NPTL_API void __nptl_pthread_unregister_cancel_restore(__pthread_unwind_buf_t *b
 	nptl_self()->cleanup_jmp_buf = b->priv.data.prev;
 	__nptl_cancel_restore(b->priv.data.canceltype);
 }
-NPTL_SYMVER_DEFAULT(__nptl_pthread_unregister_cancel_restore,
-		    __pthread_unregister_cancel_restore, GLIBC_2.34);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl_pthread_unregister_cancel_restore,
+			  __pthread_unregister_cancel_restore, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_unregister_cancel_restore,
 		   __pthread_unregister_cancel_restore, GLIBC_2.3.3);
 
@@ -116,8 +116,8 @@ NPTL_API _Noreturn void __nptl_pthread_unwind_next(__pthread_unwind_buf_t *buf)
 {
 	__nptl_unwind(ibuf(buf)->priv.data.prev);
 }
-NPTL_SYMVER_DEFAULT(__nptl_pthread_unwind_next, __pthread_unwind_next,
-		    GLIBC_2.34);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl_pthread_unwind_next,
+			  __pthread_unwind_next, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_unwind_next, __pthread_unwind_next,
 		   GLIBC_2.3.3);
 

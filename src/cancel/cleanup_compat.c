@@ -19,8 +19,8 @@ NPTL_API void __nptl_pthread_cleanup_push(struct _pthread_cleanup_buffer *b,
 	b->__prev = self->cleanup;
 	self->cleanup = b;
 }
-NPTL_SYMVER_DEFAULT(__nptl_pthread_cleanup_push, _pthread_cleanup_push,
-		    GLIBC_2.34);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl_pthread_cleanup_push,
+			  _pthread_cleanup_push, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_cleanup_push, _pthread_cleanup_push,
 		   GLIBC_2.2.5);
 
@@ -32,8 +32,8 @@ NPTL_API void __nptl_pthread_cleanup_pop(struct _pthread_cleanup_buffer *b,
 	if (execute)
 		b->__routine(b->__arg);
 }
-NPTL_SYMVER_DEFAULT(__nptl_pthread_cleanup_pop, _pthread_cleanup_pop,
-		    GLIBC_2.34);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl_pthread_cleanup_pop,
+			  _pthread_cleanup_pop, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl_pthread_cleanup_pop, _pthread_cleanup_pop,
 		   GLIBC_2.2.5);
 

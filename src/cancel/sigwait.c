@@ -43,7 +43,7 @@ NPTL_API int __nptl___sigpause(int sig_or_mask, int is_sig)
 {
 	return do_sigpause(sig_or_mask, is_sig != 0);
 }
-NPTL_SYMVER_DEFAULT(__nptl___sigpause, __sigpause, GLIBC_2.2.5);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl___sigpause, __sigpause, GLIBC_2.2.5);
 
 NPTL_API int __nptl_sigpause(int mask)
 {
@@ -55,7 +55,7 @@ NPTL_API int __nptl___xpg_sigpause(int sig)
 {
 	return do_sigpause(sig, true);
 }
-NPTL_SYMVER_DEFAULT(__nptl___xpg_sigpause, __xpg_sigpause, GLIBC_2.2.5);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl___xpg_sigpause, __xpg_sigpause, GLIBC_2.2.5);
 
 NPTL_API int __nptl_sigtimedwait(const sigset_t *set, siginfo_t *info,
 				 const struct timespec *timeout)

@@ -33,5 +33,6 @@ NPTL_SYMVER_COMPAT(__nptl_pthread_key_create, pthread_key_create, GLIBC_2.2.5);
 
 extern __typeof(__nptl_pthread_key_create) __nptl___pthread_key_create
 	__attribute__((alias("__nptl_pthread_key_create"))) NPTL_API;
-NPTL_SYMVER_DEFAULT(__nptl___pthread_key_create, __pthread_key_create, GLIBC_2.34);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl___pthread_key_create,
+			  __pthread_key_create, GLIBC_2.34);
 NPTL_SYMVER_COMPAT(__nptl___pthread_key_create, __pthread_key_create, GLIBC_2.2.5);

@@ -35,5 +35,5 @@ NPTL_API size_t __nptl___pthread_get_minstack(const pthread_attr_t *attr)
 		       GLIBC_PTHREAD_STACK_MIN;
 	return GLIBC_PTHREAD_STACK_MIN;
 }
-NPTL_SYMVER_DEFAULT(__nptl___pthread_get_minstack, __pthread_get_minstack,
-		    GLIBC_PRIVATE);
+NPTL_SYMVER_DEFAULT_NOHDR(__nptl___pthread_get_minstack,
+			  __pthread_get_minstack, GLIBC_PRIVATE);
