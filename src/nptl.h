@@ -130,6 +130,13 @@ static inline struct pthread *nptl_joinid(struct pthread *pd)
 #define nptl_sys3(n, a, b, c) nptl_syscall(n, a, b, c, 0, 0, 0)
 #define nptl_sys4(n, a, b, c, d) nptl_syscall(n, a, b, c, d, 0, 0)
 
+/* A raw system call failed when its result lies in [-4095, -1] (it is
+ * -errno then); any other value, even a negative one, is a result.  */
+static inline bool nptl_sys_failed(long r)
+{
+	return r < 0 && r > -4096;
+}
+
 static inline long nptl_futex_wait(void *addr, int val, bool private)
 {
 	return nptl_sys4(SYS_futex, addr,

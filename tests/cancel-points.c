@@ -6,7 +6,9 @@
  * where it must act before doing anything --
  * close leaves the descriptor open then, as glibc's does.  In every case
  * the thread ends with PTHREAD_CANCELED, its cleanup handler ran, and the
- * call never returned.
+ * call never returned.  creat, called without a cancellation, keeps its
+ * meaning: it truncates an existing file and opens it write-only, and a
+ * new file gets the mode asked for (less the umask).
  */
 #include <fcntl.h>
 #include <mqueue.h>
@@ -302,6 +304,28 @@ static void setup(void)
 	}
 }
 
+static void test_creat(void)
+{
+	int fd = open(tmpfile_path, O_WRONLY | O_CREAT, 0600);
+	CHECK(fd >= 0 && write(fd, "data", 4) == 4);
+	close(fd);
+	fd = creat(tmpfile_path, 0600);
+	struct stat st;
+	CHECK(fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 0);
+	CHECK((fcntl(fd, F_GETFL) & O_ACCMODE) == O_WRONLY);
+	close(fd);
+
+	char fresh[80];
+	snprintf(fresh, sizeof fresh, "%s.new", tmpfile_path);
+	unlink(fresh);
+	mode_t old = umask(022);
+	fd = creat(fresh, 0666);
+	umask(old);
+	CHECK(fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 0777) == 0644);
+	close(fd);
+	unlink(fresh);
+}
+
 int main(void)
 {
 	setup();
@@ -325,6 +349,7 @@ int main(void)
 	}
 	/* A pending cancellation acts before close closes (glibc's order).  */
 	CHECK(fcntl(lockfd, F_GETFD) >= 0);
+	test_creat();
 
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);

@@ -179,7 +179,7 @@ long __nptl_syscall_cp_errno(long nr, long a, long b, long c, long d, long e,
 			     long f)
 {
 	long r = __nptl_syscall_cp(nr, a, b, c, d, e, f);
-	if (r < 0 && r > -4096) {
+	if (nptl_sys_failed(r)) {
 		errno = (int)-r;
 		return -1;
 	}
@@ -216,10 +216,10 @@ static void sigcancel_handler(int sig, siginfo_t *si, void *ctx)
 		__nptl_cancel_now();
 
 	ucontext_t *uc = ctx;
-	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	uintptr_t pc = NPTL_ARCH_UC_PC(uc);
 	if ((pc >= (uintptr_t)__nptl_cp_begin && pc < (uintptr_t)__nptl_cp_end) ||
 	    nptl_glibc_in_cancel_stub(pc)) {
-		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)__nptl_cp_cancel;
+		NPTL_ARCH_UC_SET_PC(uc, (uintptr_t)__nptl_cp_cancel);
 		return;
 	}
 	/* Not in the stub (maybe in a handler that interrupted it): keep the
@@ -231,18 +231,6 @@ static void sigcancel_handler(int sig, siginfo_t *si, void *ctx)
 	errno = save_errno;
 }
 
-/* The kernel's struct sigaction for rt_sigaction (x86_64 layout).  */
-struct kernel_sigaction {
-	void (*handler)(int, siginfo_t *, void *);
-	unsigned long flags;
-	const void *restorer;
-	unsigned long mask;
-};
-
-#ifndef SA_RESTORER
-#define SA_RESTORER 0x04000000
-#endif
-
 static int installed;
 
 void __nptl_cancel_install(void)
@@ -253,9 +241,9 @@ void __nptl_cancel_install(void)
 	 * not see a spurious EINTR from a restartable call; and restart is
 	 * what puts pc back into the stub's window.  Two threads installing
 	 * at once install the same thing.  */
-	struct kernel_sigaction sa = {
+	struct nptl_arch_kernel_sigaction sa = {
 		.handler = sigcancel_handler,
-		.flags = SA_SIGINFO | SA_RESTART | SA_RESTORER,
+		.flags = SA_SIGINFO | SA_RESTART | NPTL_ARCH_SA_RESTORER,
 		.restorer = __nptl_restore_rt,
 		.mask = 0,
 	};

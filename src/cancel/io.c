@@ -105,9 +105,13 @@ NPTL_API int __nptl_open64(const char *path, int flags, ...)
 	__attribute__((alias("__nptl_open")));
 NPTL_SYMVER_DEFAULT(__nptl_open64, open64, GLIBC_2.2.5);
 
+/* creat(2) is open with these flags; not every architecture has the
+ * system call.  */
 NPTL_API int __nptl_creat(const char *path, mode_t mode)
 {
-	return (int)nptl_cp_errno(SYS_creat, path, mode, 0, 0, 0, 0);
+	return (int)nptl_cp_errno(SYS_openat, AT_FDCWD, path,
+				  O_CREAT | O_WRONLY | O_TRUNC | O_LARGEFILE,
+				  mode, 0, 0);
 }
 NPTL_SYMVER_DEFAULT(__nptl_creat, creat, GLIBC_2.2.5);
 NPTL_API int __nptl_creat64(const char *path, mode_t mode)
@@ -162,7 +166,7 @@ static int do_fcntl(int fd, int cmd, void *arg)
 	} else {
 		r = nptl_sys3(SYS_fcntl, fd, cmd, arg);
 	}
-	if (r < 0 && r > -4096) {
+	if (nptl_sys_failed(r)) {
 		errno = (int)-r;
 		return -1;
 	}

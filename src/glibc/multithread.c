@@ -54,7 +54,7 @@ int __nptl_glibc_go_multithreaded(int *kerr)
 	size_t size = bootstrap_stack();
 	long m = nptl_syscall(SYS_mmap, 0, size, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (m < 0 && m > -4096) {
+	if (nptl_sys_failed(m)) {
 		*kerr = (int)-m;
 		return EAGAIN;
 	}

@@ -78,7 +78,7 @@ static bool pool_grow(void)
 	long m = nptl_syscall(SYS_mmap, 0, cap * sizeof(void *),
 			      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			      -1, 0);
-	if (m < 0 && m > -4096)
+	if (nptl_sys_failed(m))
 		return false;
 	void **fresh = (void **)m;
 	for (size_t i = 0; i < pool_len; i++)

@@ -268,7 +268,7 @@ static __attribute__((noinline)) struct nptl_rwlock **take_line(struct rw_self *
 			return NULL;
 		long m = nptl_syscall(SYS_mmap, 0, TABLE_BYTES, PROT_READ | PROT_WRITE,
 				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (m < 0 && m > -4096) {
+		if (nptl_sys_failed(m)) {
 			__atomic_store_n(&table_refused, true, __ATOMIC_RELAXED);
 			return NULL;
 		}

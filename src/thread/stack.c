@@ -451,11 +451,11 @@ static struct pthread *map_new(size_t stack_size, size_t guard, bool compact,
 	for (;;) {
 		m = nptl_syscall(SYS_mmap, 0, size * count, prot,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-		if (!(m < 0 && m > -4096) || count == 1)
+		if (!nptl_sys_failed(m) || count == 1)
 			break;
 		count = 1;   /* a batch is only a saving */
 	}
-	if (m < 0 && m > -4096) {
+	if (nptl_sys_failed(m)) {
 		*err = EAGAIN;
 		why->step = NPTL_CREATE_STACK;
 		why->kerr = (int)-m;

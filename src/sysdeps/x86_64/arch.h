@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* x86_64: the thread pointer, raw system calls, clone, and the two
- * instructions the spin loops use.  */
+/* x86_64: the thread pointer, raw system calls, clone, the two
+ * instructions the spin loops use, and the signal frame's layout that
+ * SIGCANCEL's handler needs.  */
 #ifndef NPTL_ARCH_H
 #define NPTL_ARCH_H
 
@@ -27,6 +28,24 @@ static inline unsigned long nptl_arch_ticks(void)
 {
 	return __builtin_ia32_rdtsc();
 }
+
+/* The interrupted pc in a signal handler's ucontext_t: SIGCANCEL's
+ * handler sends a thread caught inside the cancellable-syscall window
+ * to the cancellation exit (src/cancel/cancellation.c).  Macros, so that
+ * only the file that uses them needs <ucontext.h>'s names.  */
+#define NPTL_ARCH_UC_PC(uc) ((uintptr_t)(uc)->uc_mcontext.gregs[REG_RIP])
+#define NPTL_ARCH_UC_SET_PC(uc, pc) \
+	((uc)->uc_mcontext.gregs[REG_RIP] = (greg_t)(pc))
+
+/* The kernel's struct sigaction for rt_sigaction, whose x86_64 form
+ * must name a restorer (__nptl_restore_rt, syscall_cp.S).  */
+struct nptl_arch_kernel_sigaction {
+	void (*handler)(int, siginfo_t *, void *);
+	unsigned long flags;
+	const void *restorer;
+	unsigned long mask;
+};
+#define NPTL_ARCH_SA_RESTORER 0x04000000
 
 /* Raw system calls: they return -errno and never touch errno.  */
 static inline long nptl_syscall6(long n, long a, long b, long c, long d,
