@@ -79,11 +79,6 @@
 /* Iterations of the wait for the signaller's mutex.  */
 #define SPIN_MUTEX 200
 
-static inline void cpu_relax(void)
-{
-	nptl_arch_pause();
-}
-
 static inline struct nptl_cond *cv(pthread_cond_t *c)
 {
 	return (struct nptl_cond *)c;
@@ -157,7 +152,7 @@ static bool spin_for_signal(struct nptl_cond *c, unsigned int snap, int budget)
 			__nptl_handoff_caught(&c->spin, budget, i);
 			return true;
 		}
-		cpu_relax();
+		nptl_arch_pause();
 	}
 	return false;
 }
@@ -174,7 +169,7 @@ static void spin_for_mutex(pthread_mutex_t *m)
 		int v = __atomic_load_n(word, __ATOMIC_RELAXED);
 		if (v == 0 || v == 2)
 			return;
-		cpu_relax();
+		nptl_arch_pause();
 	}
 }
 

@@ -57,11 +57,6 @@
 
 #define SPIN_MAX 100            /* glibc's default adaptive spin budget */
 
-static inline void cpu_relax(void)
-{
-	nptl_arch_pause();
-}
-
 static inline int load(int *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -91,7 +86,7 @@ static bool simple_spin(int *w, int budget)
 		} else if (v != 1) {
 			return false;
 		}
-		cpu_relax();
+		nptl_arch_pause();
 	}
 	return false;
 }
@@ -143,7 +138,7 @@ static int simple_lock(pthread_mutex_t *m, int type, bool private,
 		if (__nptl_mutex_spin_ok()) {
 			while (cnt < max) {
 				cnt++;
-				cpu_relax();
+				nptl_arch_pause();
 				int v = load(w);
 				if (v == 0 && cas(w, &v, 1)) {
 					got = true;

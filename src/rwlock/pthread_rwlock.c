@@ -250,7 +250,6 @@ static inline bool cas_sc(unsigned int *p, unsigned int *old, unsigned int new)
 					   __ATOMIC_RELAXED);
 }
 
-
 /* The slot of a lock within a thread's line.  */
 static inline unsigned int slot_of(const struct nptl_rwlock *rw)
 {
