@@ -47,7 +47,7 @@ apt-get build-dep -y -qq ./
 tar -C "$work" --exclude="libnptl-$upstream/debian" -cJf \
 	"$work/libnptl_$upstream.orig.tar.xz" "libnptl-$upstream"
 # Source and binary packages in one .changes (tests already ran in make check).
-DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -F
+DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc -F
 
 cd "$work"
 changes=$(ls libnptl_"${version}"_amd64.changes)

@@ -9,14 +9,13 @@
 # Usage: check-glibc.sh glibc|preload TEST...  (from the build directory;
 # srcdir, CC, CXX, CFLAGS and abs_builddir come from make).
 mode=$1; shift
-case $mode in
-glibc) preload=; NPTL_TEST_GLIBC=1; export NPTL_TEST_GLIBC ;;
-preload) preload=$abs_builddir/.libs/libnptl.so.0 ;;
-*) echo "usage: $0 glibc|preload TEST..." >&2; exit 2 ;;
-esac
-mkdir -p tests/glibc
-pass=0; fail=0; skip=0; failed=
-for t in "$@"; do
+# One test, built if needed and run: the unit xargs runs side by side.
+if [ "$mode" = --one ]; then
+	mode=$1 t=$2
+	case $mode in
+	glibc) preload=; NPTL_TEST_GLIBC=1; export NPTL_TEST_GLIBC ;;
+	*) preload=$abs_builddir/.libs/libnptl.so.0 ;;
+	esac
 	src=$srcdir/$t.c; cc=$CC
 	[ -f "$src" ] || { src=$srcdir/$t.cc; cc=$CXX; }
 	extra=$(sed -n 's|^// test-cflags: ||p' "$src")
@@ -24,19 +23,39 @@ for t in "$@"; do
 	# Built once for both modes (make rebuilds when the source changed).
 	if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
 		# shellcheck disable=SC2086
-		if ! $cc -D_GNU_SOURCE $CFLAGS -I"$srcdir/tests" $extra -o "$out" "$src" \
+		if ! $cc -D_GNU_SOURCE $CFLAGS -I"$srcdir/tests" $extra -o "$out.tmp" "$src" \
 			-pthread -ldl > "$out.build.log" 2>&1; then
 			echo "FAIL: $t (build against glibc: $out.build.log)"
-			fail=$((fail + 1)); failed="$failed $t"; continue
+			exit 0
 		fi
+		mv -f "$out.tmp" "$out"
 	fi
 	log=$out.$mode.log
 	LD_PRELOAD=$preload "./$out" > "$log" 2>&1
 	case $? in
-	0) pass=$((pass + 1)); echo "PASS: $t ($mode)" ;;
-	77) skip=$((skip + 1)); echo "SKIP: $t ($mode)" ;;
-	*) fail=$((fail + 1)); failed="$failed $t"; echo "FAIL: $t ($mode, see $log)" ;;
+	0) echo "PASS: $t ($mode)" ;;
+	77) echo "SKIP: $t ($mode)" ;;
+	*) echo "FAIL: $t ($mode, see $log)" ;;
 	esac
-done
+	exit 0
+fi
+case $mode in
+glibc|preload) ;;
+*) echo "usage: $0 glibc|preload TEST..." >&2; exit 2 ;;
+esac
+mkdir -p tests/glibc
+# As many at a time as make check runs (NPTL_CHECK_JOBS, default: the CPUs).
+jobs=${NPTL_CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+res=tests/glibc/check-$mode.results
+printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh "$0" --one "$mode" | tee "$res"
+pass=$(grep -c '^PASS:' "$res")
+skip=$(grep -c '^SKIP:' "$res")
+fail=$(grep -c '^FAIL:' "$res")
+failed=$(sed -n 's/^FAIL: \([^ ]*\).*/ \1/p' "$res" | tr -d '\n')
+ran=$((pass + skip + fail))
+if [ "$ran" -ne $# ]; then
+	echo "check-$mode: $# tests given, $ran reported"
+	fail=$((fail + $# - ran))
+fi
 echo "check-$mode: $pass passed, $fail failed, $skip skipped${failed:+:$failed}"
-test $fail -eq 0
+test "$fail" -eq 0
