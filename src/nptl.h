@@ -428,9 +428,6 @@ int __nptl_mutex_lock_common(pthread_mutex_t *m, clockid_t clock,
 			     const struct timespec *abs, int flags) NPTL_HIDDEN;
 /* Unlock; decr false keeps __nusers (condvar wait).  */
 int __nptl_mutex_unlock_usercnt(pthread_mutex_t *m, bool decr) NPTL_HIDDEN;
-/* Short spinning is worth it only with another CPU to run the owner
- * (one this process may use: __nptl_sync_ncpu()).  */
-bool __nptl_mutex_spin_ok(void) NPTL_HIDDEN;
 /* The robust list of the calling thread (glibc's protocol).  */
 void __nptl_robust_enqueue(pthread_mutex_t *m, bool pi) NPTL_HIDDEN;
 void __nptl_robust_dequeue(pthread_mutex_t *m) NPTL_HIDDEN;
@@ -455,6 +452,16 @@ static inline void nptl_robust_pending(struct pthread *self, void *entry)
  * recoverable: give it back, ENOTRECOVERABLE.  __nptl_mutex_robust_taken:
  * taken normally (robust): onto the robust list.  */
 int __nptl_mutex_relock_own(pthread_mutex_t *m, int kind) NPTL_HIDDEN;
+/* A recursive mutex's owner locks it again: one more count, or EAGAIN
+ * when the count would wrap (POSIX: the maximum number of recursive locks
+ * has been exceeded).  Every kind's lock and trylock use this one.  */
+static inline int nptl_mutex_recount(pthread_mutex_t *m)
+{
+	if (m->__data.__count + 1 == 0)
+		return EAGAIN;
+	m->__data.__count++;
+	return 0;
+}
 /* Take a PP lock word *w whose ceiling bits are `cv`, leaving it cv|state
  * (1, or 2 for "maybe sleepers"), sleeping as the protocol says until the
  * deadline abs (NULL: none).  0 taken; -1 the ceiling is no longer cv
@@ -632,6 +639,15 @@ static inline bool nptl_cancel_pending(int ch)
 	return (ch & (CANCELSTATE_BITMASK | CANCELED_BITMASK | EXITING_BITMASK |
 		      TERMINATED_BITMASK)) == CANCELED_BITMASK;
 }
+/* The same with asynchronous cancellation on: the request acts at once,
+ * wherever the thread is (pthread_cancel's caller, the SIGCANCEL handler,
+ * and setcancelstate/setcanceltype turning it on all use this one test).  */
+static inline bool nptl_cancel_async_pending(int ch)
+{
+	return (ch & (CANCELSTATE_BITMASK | CANCELTYPE_BITMASK | CANCELED_BITMASK |
+		      EXITING_BITMASK | TERMINATED_BITMASK)) ==
+	       (CANCELTYPE_BITMASK | CANCELED_BITMASK);
+}
 /* Act on a pending cancellation now: result PTHREAD_CANCELED, unwind.  */
 _Noreturn void __nptl_cancel_now(void) NPTL_HIDDEN;
 /* The test at the entry of a cancellation point that is not a single
@@ -642,10 +658,14 @@ _Noreturn void __nptl_cancel_now(void) NPTL_HIDDEN;
  * this test is seen by the wait's own protocol (__nptl_enable_asynccancel
  * tests the word before it sleeps, SIGCANCEL interrupts a sleeper), or acts
  * at the next point if the call completes without sleeping.  */
+static inline bool nptl_self_cancel_pending(void)
+{
+	return nptl_cancel_pending(__atomic_load_n(&nptl_self()->cancelhandling,
+						   __ATOMIC_RELAXED));
+}
 static inline void nptl_testcancel(void)
 {
-	if (nptl_cancel_pending(__atomic_load_n(&nptl_self()->cancelhandling,
-						__ATOMIC_RELAXED)))
+	if (nptl_self_cancel_pending())
 		__nptl_cancel_now();
 }
 /* Install libnptl's SIGCANCEL handler (once; idempotent).  */
@@ -712,6 +732,19 @@ static inline bool nptl_handoff_colocated(const unsigned int *waker_cpu)
 /* src/spin/sync_spin.c: CPUs online (cached), for the brief spins before a
  * futex wait: spinning helps only if the awaited thread can run meanwhile.  */
 int __nptl_sync_ncpu(void) NPTL_HIDDEN;
+/* The one test of whether a brief spin before a futex wait can pay, for
+ * mutex, condvar, semaphore and rwlock: only with another CPU this process
+ * may use to run the awaited thread meanwhile.  (A barrier asks a stronger
+ * question, whether all its waiters fit on the CPUs, and counts itself.)  */
+static inline bool nptl_spin_pays(void)
+{
+	return __nptl_sync_ncpu() > 1;
+}
+/* Spin budgets, in nptl_arch_pause() iterations, side by side so that
+ * they are tuned together.  */
+#define NPTL_SPIN_MUTEX 100     /* a mutex's adaptive spin: glibc's default */
+#define NPTL_SPIN_RELOCK 200    /* a woken condvar waiter, for the mutex */
+#define NPTL_SPIN_RWLOCK 100    /* a rwlock waiter, for the holder to leave */
 
 /* glibc 2.36's barrier layout and protocol (pthread_barrier_wait.c), plus
  * `sleepers`, in bytes glibc leaves unused: libnptl waiters of a private

@@ -84,13 +84,6 @@
 #include <ucontext.h>
 #include "nptl.h"
 
-static bool enabled_canceled_async(int v)
-{
-	return (v & (CANCELSTATE_BITMASK | CANCELTYPE_BITMASK | CANCELED_BITMASK |
-		     EXITING_BITMASK | TERMINATED_BITMASK)) ==
-	       (CANCELTYPE_BITMASK | CANCELED_BITMASK);
-}
-
 void __nptl_do_cancel(void)
 {
 	struct pthread *self = nptl_self();
@@ -115,7 +108,7 @@ int __nptl_enable_asynccancel(void)
 		if (__atomic_compare_exchange_n(&self->cancelhandling, &old, new,
 						true, __ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED)) {
-			if (enabled_canceled_async(new))
+			if (nptl_cancel_async_pending(new))
 				__nptl_cancel_now();
 			break;
 		}

@@ -22,13 +22,6 @@
  */
 #include "nptl.h"
 
-static bool enabled_canceled_async(int v)
-{
-	return (v & (CANCELSTATE_BITMASK | CANCELTYPE_BITMASK | CANCELED_BITMASK |
-		     EXITING_BITMASK | TERMINATED_BITMASK)) ==
-	       (CANCELTYPE_BITMASK | CANCELED_BITMASK);
-}
-
 static int send_sigcancel(struct pthread *pd)
 {
 	uint64_t all = ~(uint64_t)0, old;
@@ -65,7 +58,7 @@ NPTL_API int __nptl_pthread_cancel(pthread_t t)
 		int new = old | CANCELING_BITMASK | CANCELED_BITMASK;
 		if (new == old)
 			return 0;
-		if (enabled_canceled_async(new)) {
+		if (nptl_cancel_async_pending(new)) {
 			if (!__atomic_compare_exchange_n(&pd->cancelhandling, &old,
 							 old | CANCELING_BITMASK,
 							 true, __ATOMIC_ACQ_REL,

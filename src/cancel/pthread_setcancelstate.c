@@ -21,9 +21,7 @@ static int set_bit(int bit, bool on)
 	} while (!__atomic_compare_exchange_n(&self->cancelhandling, &old, new,
 					      true, __ATOMIC_ACQ_REL,
 					      __ATOMIC_RELAXED));
-	if ((new & (CANCELSTATE_BITMASK | CANCELTYPE_BITMASK | CANCELED_BITMASK |
-		    EXITING_BITMASK | TERMINATED_BITMASK)) ==
-	    (CANCELTYPE_BITMASK | CANCELED_BITMASK))
+	if (nptl_cancel_async_pending(new))
 		__nptl_cancel_now();
 	return old;
 }

@@ -76,9 +76,6 @@
  */
 #include "nptl.h"
 
-/* Iterations of the wait for the signaller's mutex.  */
-#define SPIN_MUTEX 200
-
 static inline struct nptl_cond *cv(pthread_cond_t *c)
 {
 	return (struct nptl_cond *)c;
@@ -138,12 +135,6 @@ static void wait_unwind(struct wait_guard *g)
 	relock_after_sleep(g->m, requeued);
 }
 
-static bool cancel_pending(void)
-{
-	int ch = __atomic_load_n(&nptl_self()->cancelhandling, __ATOMIC_RELAXED);
-	return (ch & (CANCELSTATE_BITMASK | CANCELED_BITMASK)) == CANCELED_BITMASK;
-}
-
 /* Spin while seq == snap; true if it moved.  */
 static bool spin_for_signal(struct nptl_cond *c, unsigned int snap, int budget)
 {
@@ -165,7 +156,7 @@ static void spin_for_mutex(pthread_mutex_t *m)
 	bool private;
 	if (!__nptl_mutex_requeue_word(m, &word, &private))
 		return;
-	for (int i = 0; i < SPIN_MUTEX; i++) {
+	for (int i = 0; i < NPTL_SPIN_RELOCK; i++) {
 		int v = __atomic_load_n(word, __ATOMIC_RELAXED);
 		if (v == 0 || v == 2)
 			return;
@@ -200,10 +191,10 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 
 	int result = 0;
 	bool requeued = false;
-	bool spin = __nptl_mutex_spin_ok() &&
+	bool spin = nptl_spin_pays() &&
 		    !nptl_handoff_colocated(&c->waker_cpu);
 	int budget = spin ? __nptl_handoff_budget(&c->spin) : 0;
-	if (spin && !cancel_pending() && spin_for_signal(c, snap, budget)) {
+	if (spin && !nptl_self_cancel_pending() && spin_for_signal(c, snap, budget)) {
 		leave(c, private);
 		spin_for_mutex(m);
 		err = __nptl_mutex_relock_after_wait(m);

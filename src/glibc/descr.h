@@ -266,6 +266,13 @@ _Static_assert(offsetof(struct pthread, getrandom_buf) == 2328, "getrandom_buf")
 #define TERMINATED_BITMASK  0x20
 #define SETXID_BITMASK      0x40
 
+/* setxid_futex in glibc's setuid broadcast (nptl_setxid.c).  ABI.  A thread
+ * that does not run yet is not signalled: the broadcast marks it AWAITED
+ * and sleeps until the thread, once it may take signals, stores 0 and
+ * wakes it.  0 otherwise, and the futex of the signalled thread's wait.  */
+#define SETXID_NOT_STARTED  ((unsigned int)-1)
+#define SETXID_AWAITED      ((unsigned int)-2)
+
 /* glibc's internal pthread_attr_t (struct pthread_attr) and its extension.
  * glibc's own code (timer_create's SIGEV_THREAD helper) copies and reads
  * attribute objects the application built with our functions.  ABI.  */

@@ -55,8 +55,6 @@
  */
 #include "nptl.h"
 
-#define SPIN_MAX 100            /* glibc's default adaptive spin budget */
-
 static inline int load(int *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -66,11 +64,6 @@ static inline bool cas(int *p, int *old, int new)
 {
 	return __atomic_compare_exchange_n(p, old, new, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
-}
-
-bool __nptl_mutex_spin_ok(void)
-{
-	return __nptl_sync_ncpu() > 1;
 }
 
 /* Spin briefly for a simple lock word.  Only while the word says "locked,
@@ -131,11 +124,11 @@ static int simple_lock(pthread_mutex_t *m, int type, bool private,
 		 * long spinning took, bounded by the global budget.  */
 		int spins = m->__data.__spins;
 		int max = spins * 2 + 10;
-		if (max > SPIN_MAX)
-			max = SPIN_MAX;
+		if (max > NPTL_SPIN_MUTEX)
+			max = NPTL_SPIN_MUTEX;
 		int cnt = 0;
 		bool got = false;
-		if (__nptl_mutex_spin_ok()) {
+		if (nptl_spin_pays()) {
 			while (cnt < max) {
 				cnt++;
 				nptl_arch_pause();
@@ -149,8 +142,8 @@ static int simple_lock(pthread_mutex_t *m, int type, bool private,
 		m->__data.__spins = (short)(spins + (cnt - spins) / 8);
 		if (got)
 			return 0;
-	} else if (type != PTHREAD_MUTEX_TIMED_NP && __nptl_mutex_spin_ok() &&
-		   simple_spin(w, SPIN_MAX)) {
+	} else if (type != PTHREAD_MUTEX_TIMED_NP && nptl_spin_pays() &&
+		   simple_spin(w, NPTL_SPIN_MUTEX)) {
 		/* Not for NORMAL mutexes, as in glibc: a contended lock with a
 		 * tiny critical section goes faster when the loser sleeps and
 		 * the winner keeps the cache line (bench/sync mutex-N).  */
@@ -169,10 +162,7 @@ int __nptl_mutex_relock_own(pthread_mutex_t *m, int kind)
 	}
 	if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
 		nptl_robust_pending(self, NULL);
-		if (m->__data.__count + 1 == 0)
-			return EAGAIN;
-		m->__data.__count++;
-		return 0;
+		return nptl_mutex_recount(m);
 	}
 	return -1;
 }
@@ -371,12 +361,8 @@ static int pp_lock(pthread_mutex_t *m, int type, pid_t id, clockid_t clock,
 	if (m->__data.__owner == id) {
 		if (kind == PTHREAD_MUTEX_ERRORCHECK_NP)
 			return EDEADLK;
-		if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
-			if (m->__data.__count + 1 == 0)
-				return EAGAIN;
-			m->__data.__count++;
-			return 0;
-		}
+		if (kind == PTHREAD_MUTEX_RECURSIVE_NP)
+			return nptl_mutex_recount(m);
 	}
 	/* A condvar's relock leaves "sleepers", as glibc does.  */
 	int state = (flags & (NPTL_MUTEX_NO_INCR | NPTL_MUTEX_REQUEUED)) ? 2 : 1;
@@ -439,12 +425,8 @@ int __nptl_mutex_lock_common(pthread_mutex_t *m, clockid_t clock,
 		bool private = !(type & NPTL_MUTEX_PSHARED);
 		switch (type & ~NPTL_MUTEX_PSHARED) {
 		case PTHREAD_MUTEX_RECURSIVE_NP:
-			if (m->__data.__owner == id) {
-				if (m->__data.__count + 1 == 0)
-					return EAGAIN;
-				m->__data.__count++;
-				return 0;
-			}
+			if (m->__data.__owner == id)
+				return nptl_mutex_recount(m);
 			break;
 		case PTHREAD_MUTEX_ERRORCHECK_NP:
 			if (m->__data.__owner == id)

@@ -103,12 +103,8 @@ static int pp_trylock(pthread_mutex_t *m, int type, pid_t id)
 	if (m->__data.__owner == id) {
 		if (kind == PTHREAD_MUTEX_ERRORCHECK_NP)
 			return EDEADLK;
-		if (kind == PTHREAD_MUTEX_RECURSIVE_NP) {
-			if (m->__data.__count + 1 == 0)
-				return EAGAIN;
-			m->__data.__count++;
-			return 0;
-		}
+		if (kind == PTHREAD_MUTEX_RECURSIVE_NP)
+			return nptl_mutex_recount(m);
 	}
 	int held = -1, r;
 	int v = __atomic_load_n(w, __ATOMIC_RELAXED);
@@ -163,12 +159,8 @@ int __nptl_pthread_mutex_trylock(pthread_mutex_t *m)
 
 	switch (type & ~NPTL_MUTEX_PSHARED) {
 	case PTHREAD_MUTEX_RECURSIVE_NP:
-		if (m->__data.__owner == id) {
-			if (m->__data.__count + 1 == 0)
-				return EAGAIN;
-			m->__data.__count++;
-			return 0;
-		}
+		if (m->__data.__owner == id)
+			return nptl_mutex_recount(m);
 		if (__atomic_load_n(w, __ATOMIC_RELAXED) != 0 || !cas(w, &zero, 1))
 			return EBUSY;
 		m->__data.__count = 1;

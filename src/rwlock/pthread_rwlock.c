@@ -185,8 +185,6 @@
 #include <time.h>
 #include "nptl.h"
 
-#define SPIN 100
-
 #define LINE_SLOTS 8            /* one cache line of pointers */
 #define LINES 512
 #define BIAS_N 9                /* inhibit for BIAS_N x the revocation */
@@ -619,7 +617,7 @@ static __attribute__((noinline)) int rdlock(pthread_rwlock_t *lock, bool try,
 	unsigned int s = load(&rw->state);
 
 	/* Then a brief spin while a writer is inside.  */
-	int spin = try || __nptl_sync_ncpu() < 2 ? 0 : SPIN;
+	int spin = try || !nptl_spin_pays() ? 0 : NPTL_SPIN_RWLOCK;
 	for (;;) {
 		if (reader_may_enter(rw, s, false)) {
 			if ((s & NPTL_RW_READERS) >= NPTL_RW_MAX_READERS)
@@ -712,7 +710,7 @@ static bool past(clockid_t clock, const struct timespec *abs)
 static int wait_slot(struct nptl_rwlock **p, struct nptl_rwlock *rw,
 		     clockid_t clock, const struct timespec *abs)
 {
-	int spin = __nptl_sync_ncpu() < 2 ? 0 : SLOT_SPIN;
+	int spin = !nptl_spin_pays() ? 0 : SLOT_SPIN;
 	long nap = NAP_MIN;
 	for (int i = 0; __atomic_load_n(p, __ATOMIC_SEQ_CST) == rw; i++) {
 		if (i < spin) {
@@ -771,7 +769,7 @@ static int wrlock(pthread_rwlock_t *lock, bool try, clockid_t clock,
 	/* A writer may barge in whenever nobody holds the lock, waiters or
 	 * not: the waiters are someone's to wake when it is released.  Its
 	 * CAS clears BIAS; with writer preference, so does its arrival.  */
-	int spin = try || __nptl_sync_ncpu() < 2 ? 0 : SPIN;
+	int spin = try || !nptl_spin_pays() ? 0 : NPTL_SPIN_RWLOCK;
 	for (;;) {
 		if ((s & ~free_bits) == 0) {
 			if (cas_sc(&rw->state, &s, (s & NPTL_RW_WAITERS) |

@@ -135,7 +135,7 @@ static int sem_wait_common(struct nptl_sem *s, clockid_t clock,
 {
 	if (try_take(s))
 		return 0;
-	int budget = __nptl_mutex_spin_ok() && !nptl_handoff_colocated(&s->waker_cpu)
+	int budget = nptl_spin_pays() && !nptl_handoff_colocated(&s->waker_cpu)
 			     ? __nptl_handoff_budget(&s->pad) : 0;
 	if (budget && spin_take(s, budget))
 		return 0;

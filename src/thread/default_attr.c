@@ -2,7 +2,8 @@
 /*
  * The attribute pthread_create uses when given NULL, changed by
  * pthread_setattr_default_np.  Its stacksize 0 means "the default",
- * computed as glibc does from RLIMIT_STACK at the time of use.
+ * computed as glibc does from RLIMIT_STACK, once, at start-up (init.c):
+ * a later setrlimit does not change it, in glibc either.
  */
 #include <sys/resource.h>
 #include "nptl.h"

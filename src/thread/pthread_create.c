@@ -51,7 +51,8 @@ static _Noreturn void start(void *arg)
 	__ctype_init();
 	__nptl_glibc_rseq_register(pd, pd->flags & ATTR_FLAG_DO_RSEQ);
 	/* From here on glibc's setuid broadcast may signal this thread.  */
-	if (__atomic_exchange_n(&pd->setxid_futex, 0, __ATOMIC_ACQ_REL) == (unsigned)-2)
+	if (__atomic_exchange_n(&pd->setxid_futex, 0, __ATOMIC_ACQ_REL) ==
+	    SETXID_AWAITED)
 		nptl_futex_wake(&pd->setxid_futex, 1, true);
 	struct nptl_ext *e = nptl_ext(pd);
 	if (e->set_mask)
@@ -133,7 +134,7 @@ static void init_descriptor(struct pthread *pd, const struct glibc_attr *a,
 	pd->stopped_start = false;
 	pd->setup_failed = 0;
 	pd->lock = 0;
-	pd->setxid_futex = (unsigned)-1;   /* no setxid until it runs */
+	pd->setxid_futex = SETXID_NOT_STARTED;
 	pd->joinid = (a->flags & ATTR_FLAG_DETACHSTATE) ? pd : NULL;
 	pd->result = NULL;
 	pd->schedpolicy = self->schedpolicy;

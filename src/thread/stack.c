@@ -130,7 +130,7 @@ int __nptl_stack_lock;
  * restarts its background thread there): a thread that finds the lock
  * taken and a pid that is not the one recorded is in such a child, before
  * our handler, and does the repair itself, once.  */
-static pid_t fork_parent;
+static pid_t fork_parent_pid;
 
 static void stack_lock(void)
 {
@@ -138,7 +138,7 @@ static void stack_lock(void)
 	if (__atomic_compare_exchange_n(&__nptl_stack_lock, &c, 1, false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
-	pid_t p = __atomic_load_n(&fork_parent, __ATOMIC_RELAXED);
+	pid_t p = __atomic_load_n(&fork_parent_pid, __ATOMIC_RELAXED);
 	if (p && p != (pid_t)nptl_sys0(SYS_getpid))
 		__nptl_stack_fork_child();
 	nptl_lll_lock(&__nptl_stack_lock);
@@ -254,7 +254,7 @@ static int match_prot(struct pthread *pd)
 void __nptl_stack_fork_prepare(void)
 {
 	nptl_lll_lock(&__nptl_stack_lock);
-	__atomic_store_n(&fork_parent, (pid_t)nptl_sys0(SYS_getpid), __ATOMIC_RELAXED);
+	__atomic_store_n(&fork_parent_pid, (pid_t)nptl_sys0(SYS_getpid), __ATOMIC_RELAXED);
 	__nptl_dl_lock();
 	for (struct nptl_ext *e = live.next; e != &live; e = e->next)
 		__nptl_dl_park(ext_pd(e), true);
@@ -271,7 +271,7 @@ void __nptl_stack_fork_parent(void)
 		(void)match_prot(ext_pd(e));
 	}
 	__nptl_dl_unlock();
-	__atomic_store_n(&fork_parent, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&fork_parent_pid, 0, __ATOMIC_RELAXED);
 	nptl_lll_unlock(&__nptl_stack_lock);
 }
 
@@ -844,7 +844,7 @@ void __nptl_free_tcb(struct pthread *pd)
 void __nptl_stack_fork_child(void)
 {
 	/* Once per fork: the parent's pid is cleared when it is done.  */
-	if (!__atomic_load_n(&fork_parent, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&fork_parent_pid, __ATOMIC_RELAXED))
 		return;
 	struct pthread *self = nptl_self();
 	struct nptl_ext *e = live.next;
@@ -863,6 +863,6 @@ void __nptl_stack_fork_child(void)
 		e = next;
 	}
 	__atomic_store_n(&n_live, n, __ATOMIC_RELAXED);
-	__atomic_store_n(&fork_parent, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&fork_parent_pid, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&__nptl_stack_lock, 0, __ATOMIC_RELEASE);
 }
