@@ -509,13 +509,15 @@ struct nptl_cond {
 						     bits) of the last
 						     FUTEX_WAKE, to tune the
 						     spin budget */
-			pthread_mutex_t *mutex;   /* the waiters' mutex
-						     (private condvars) */
+			uintptr_t mutex;          /* the waiters' mutex, and
+						     NPTL_COND_MIXED (private
+						     condvars) */
 			unsigned int waker_cpu;   /* nptl_handoff_mark() of the
 						     last signaller */
 			unsigned int wrefs_room[3];  /* glibc's __wrefs */
-			unsigned int requeues;    /* broadcasts that requeued
-						     sleepers */
+			unsigned int requeued_below;  /* a requeue may have
+						     moved sleepers whose seq
+						     snapshot is below this */
 			unsigned int unused;
 		};
 	};
@@ -525,7 +527,7 @@ _Static_assert(sizeof(struct nptl_cond) == sizeof(pthread_cond_t),
 _Static_assert(offsetof(pthread_cond_t, __data.__wrefs) >=
 		       offsetof(struct nptl_cond, wrefs_room) &&
 	       offsetof(pthread_cond_t, __data.__wrefs) + 4 <=
-		       offsetof(struct nptl_cond, requeues),
+		       offsetof(struct nptl_cond, requeued_below),
 	       "__wrefs lies outside libnptl's own condvar fields");
 static inline unsigned int *nptl_cond_wrefs(struct nptl_cond *c)
 {
@@ -541,14 +543,25 @@ static inline unsigned int *nptl_cond_wrefs(struct nptl_cond *c)
  * abs's validity).  A cancellation point.  */
 int __nptl_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
 		     const struct timespec *abs) NPTL_HIDDEN;
-/* The lock word a broadcast may requeue c's sleepers onto, or NULL: only
+/* Bit 0 of c->mutex: waiters of more than one mutex may be registered,
+ * so that no broadcast may requeue (pthread_cond_wait.c, "Several
+ * mutexes").  The pointer stays: waiters requeued before may still sleep
+ * on its lock word.  */
+#define NPTL_COND_MIXED ((uintptr_t)1)
+/* The lock word a broadcast may requeue c's sleepers onto (for destroy:
+ * the one earlier broadcasts may have requeued them onto), or NULL: only
  * for a private condvar whose waiters' mutex has a plain, private lock
- * word (pthread_cond_broadcast.c).  */
-static inline int *nptl_cond_requeue_word(struct nptl_cond *c, bool private)
+ * word (pthread_cond_broadcast.c), and for a broadcast only while the
+ * waiters have one mutex.  */
+static inline int *nptl_cond_requeue_word(struct nptl_cond *c, bool private,
+					  bool for_destroy)
 {
-	pthread_mutex_t *m = __atomic_load_n(&c->mutex, __ATOMIC_RELAXED);
+	uintptr_t v = __atomic_load_n(&c->mutex, __ATOMIC_SEQ_CST);
+	pthread_mutex_t *m = (pthread_mutex_t *)(v & ~NPTL_COND_MIXED);
 	int *word;
 	bool mprivate;
+	if ((v & NPTL_COND_MIXED) && !for_destroy)
+		return NULL;
 	if (private && m && __nptl_mutex_requeue_word(m, &word, &mprivate) &&
 	    mprivate)
 		return word;

@@ -16,9 +16,14 @@
  * the one we woke leaves the word at 2, so the unlock after it wakes one
  * requeued waiter, which leaves it at 2 in turn, and so on until the
  * queue is empty.  A sleeper knows whether a requeue may have involved it
- * from `requeues`, which we bump before the requeue: it read the count
- * before it went to sleep, and it can only be requeued by a broadcast
- * whose seq bump (and so whose count bump) came after it was queued.
+ * from `requeued_below`, which we raise to our seq + 1 before the requeue.
+ * The requeue moves only sleepers queued before it, and a sleeper queues
+ * only while seq equals its snapshot; seq only grows, so every sleeper we
+ * move has a snapshot <= our seq, below the mark, however late it came:
+ * one that arrived after our bump (a broadcast need not hold the mutex)
+ * has exactly our seq.  The mark is written before the system call, never
+ * after it (the condvar may be gone once a waiter is out), and only ever
+ * raised, so that a racing broadcast with an older seq cannot lower it.
  * Other sleepers relock normally, so that a plain wait does not leave an
  * unlock a needless FUTEX_WAKE.
  *
@@ -31,6 +36,18 @@
  * protocol and destroy-after-broadcast.
  */
 #include "nptl.h"
+
+/* requeued_below = max(requeued_below, below), modulo 2^32: a racing
+ * broadcast with an older seq must not lower it.  */
+static void note_requeue(struct nptl_cond *c, unsigned int below)
+{
+	unsigned int cur = __atomic_load_n(&c->requeued_below, __ATOMIC_RELAXED);
+	while ((int)(below - cur) > 0 &&
+	       !__atomic_compare_exchange_n(&c->requeued_below, &cur, below,
+					    true, __ATOMIC_SEQ_CST,
+					    __ATOMIC_RELAXED))
+		;
+}
 
 NPTL_API int __nptl_pthread_cond_broadcast(pthread_cond_t *cond)
 {
@@ -46,9 +63,9 @@ NPTL_API int __nptl_pthread_cond_broadcast(pthread_cond_t *cond)
 		return 0;
 	__nptl_handoff_note(&c->woke_at);
 	bool private = !(w & NPTL_COND_SHARED);
-	int *word = nptl_cond_requeue_word(c, private);
+	int *word = nptl_cond_requeue_word(c, private, false);
 	if (word) {
-		__atomic_fetch_add(&c->requeues, 1, __ATOMIC_SEQ_CST);
+		note_requeue(c, seq + 1);
 		if (nptl_syscall(SYS_futex, &c->seq,
 				 FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG, 1,
 				 INT32_MAX, word, seq) >= 0)

@@ -28,7 +28,7 @@ NPTL_API int __nptl_pthread_cond_destroy(pthread_cond_t *cond)
 	bool private = !(w & NPTL_COND_SHARED);
 	w |= NPTL_COND_DESTROYING;
 	while (w >= NPTL_COND_WAITER) {
-		int *word = nptl_cond_requeue_word(c, private);
+		int *word = nptl_cond_requeue_word(c, private, true);
 		if (word)
 			nptl_futex_wake(word, INT32_MAX, true);
 		nptl_futex_wait(nptl_cond_wrefs(c), (int)w, private);

@@ -61,6 +61,26 @@
  * records the mutex in the condvar for the broadcaster and for
  * pthread_cond_destroy.
  *
+ * Several mutexes.  The requeue chain needs every requeued sleeper to
+ * relock the word it was moved onto, so a broadcast may requeue only
+ * while all registered waiters have one mutex.  A program may wait with
+ * another mutex once the earlier waits are over, and LTP's
+ * pthread_cond_timedwait/2-5 does so while the waiters a broadcast
+ * released are still relocking the first mutex (POSIX leaves that
+ * undefined; glibc copes, and so must we: moved onto the second mutex's
+ * word, they slept there for good).  bind_mutex keeps the rule: a waiter
+ * that finds another mutex recorded replaces it if it was alone when it
+ * registered, else marks the condvar MIXED (no requeue until a waiter
+ * finds itself alone again), and in both cases bumps seq before taking
+ * its snapshot again.  The bump fails the FUTEX_CMP_REQUEUE of a
+ * broadcast that read the old mutex before the change (its seq no longer
+ * matches) and sends it to FUTEX_WAKE; a broadcast that reads after the
+ * change sees the new state.  A waiter alone at registration checks the
+ * count again after its change, since one that registered meanwhile may
+ * have judged by the value it replaced (Dekker again: one of the two sees
+ * the other).  The bump releases spinning waiters spuriously, which POSIX
+ * allows; sleepers stay asleep.
+ *
  * Destruction (glibc's rule): pthread_cond_destroy waits until every waiter
  * has left the call (wrefs counts them; the last one wakes the destroyer),
  * so a woken waiter may still touch the condvar while the program, having
@@ -97,17 +117,17 @@ struct wait_guard {
 	struct nptl_cond *c;
 	pthread_mutex_t *m;
 	unsigned int snap;
-	unsigned int requeues;
 	bool private;
 	bool armed;
 };
 
-/* Whether a broadcast may have requeued this sleeper onto the mutex's
- * lock word since it read `requeues` before its sleep; read before
+/* Whether a broadcast may have requeued this sleeper (seq snapshot snap)
+ * onto the mutex's lock word (pthread_cond_broadcast.c); read before
  * leaving the condvar (after that it may be gone).  */
-static bool maybe_requeued(struct nptl_cond *c, unsigned int requeues)
+static bool maybe_requeued(struct nptl_cond *c, unsigned int snap)
 {
-	return __atomic_load_n(&c->requeues, __ATOMIC_ACQUIRE) != requeues;
+	return (int)(__atomic_load_n(&c->requeued_below, __ATOMIC_SEQ_CST) -
+		     snap) > 0;
 }
 
 /* Relock after a sleep on seq.  A requeued waiter must leave the word
@@ -122,6 +142,32 @@ static int relock_after_sleep(pthread_mutex_t *m, bool requeued)
 	return __nptl_mutex_relock_after_wait(m);
 }
 
+/* Record m as the mutex of c's waiters (see "Several mutexes" above);
+ * `others` waiters were registered before us.  False if c->mutex changed,
+ * and then seq has moved: the caller takes its snapshot again.  */
+static bool bind_mutex(struct nptl_cond *c, pthread_mutex_t *m,
+		       unsigned int others)
+{
+	uintptr_t cur = __atomic_load_n(&c->mutex, __ATOMIC_SEQ_CST), want;
+	if (cur == (uintptr_t)m)
+		return true;
+	do {
+		want = others ? cur | NPTL_COND_MIXED : (uintptr_t)m;
+		if (want == cur)
+			return true;    /* already marked mixed */
+	} while (!__atomic_compare_exchange_n(&c->mutex, &cur, want, false,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_SEQ_CST));
+	/* Alone when we registered, but another may have registered since
+	 * and judged by the value we replaced.  */
+	if (!others &&
+	    __atomic_load_n(nptl_cond_wrefs(c), __ATOMIC_SEQ_CST) /
+	    NPTL_COND_WAITER > 1)
+		__atomic_fetch_or(&c->mutex, NPTL_COND_MIXED, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
+	return false;
+}
+
 static void wait_unwind(struct wait_guard *g)
 {
 	if (!g->armed)
@@ -130,7 +176,7 @@ static void wait_unwind(struct wait_guard *g)
 	__atomic_fetch_sub(&c->sleepers, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&c->seq, __ATOMIC_RELAXED) != g->snap)
 		nptl_futex_wake(&c->seq, 1, g->private);
-	bool requeued = maybe_requeued(c, g->requeues);
+	bool requeued = maybe_requeued(c, g->snap);
 	leave(c, g->private);
 	relock_after_sleep(g->m, requeued);
 }
@@ -181,8 +227,8 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 
 	/* For a broadcast's requeue and for destroy (only the waiters' own
 	 * process can use the pointer: private condvars only).  */
-	if (private)
-		__atomic_store_n(&c->mutex, m, __ATOMIC_RELAXED);
+	if (private && !bind_mutex(c, m, flags / NPTL_COND_WAITER))
+		snap = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
 	int err = __nptl_mutex_unlock_for_wait(m);
 	if (err) {
 		leave(c, private);
@@ -207,9 +253,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 		unsigned int t0 = spin ? __nptl_handoff_now() : 0;
 		__atomic_fetch_add(&c->sleepers, 1, __ATOMIC_SEQ_CST);
 		struct wait_guard guard __attribute__((cleanup(wait_unwind))) = {
-			c, m, snap,
-			__atomic_load_n(&c->requeues, __ATOMIC_SEQ_CST),
-			private, true
+			c, m, snap, private, true
 		};
 		for (;;) {
 			int oldtype = __nptl_enable_asynccancel();
@@ -227,7 +271,7 @@ int __nptl_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
 				break;
 		}
 		guard.armed = false;
-		requeued = maybe_requeued(c, guard.requeues);
+		requeued = maybe_requeued(c, snap);
 		__atomic_fetch_sub(&c->sleepers, 1, __ATOMIC_SEQ_CST);
 		/* Woken: could spinning have bridged the wait?  */
 		if (spin && !result)

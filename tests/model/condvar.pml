@@ -10,10 +10,13 @@
  * out (MAXTMO timeouts in all, to keep the state space small).  A
  * broadcast wakes one sleeper and requeues the others onto the mutex word
  * (FUTEX_CMP_REQUEUE; the signaller holds the mutex, so the comparison
- * with seq always succeeds here) after bumping a count of requeues; a
- * waiter that slept relocks "assuming waiters" (xchg 2) if that count
- * moved since it read it before sleeping, else normally, as src/cond
- * does; a requeued waiter may time out on the mutex word.  With DESTROY the last round is a broadcast after
+ * with seq always succeeds here) after raising `requeued_below` to its
+ * seq + 1; a waiter that slept relocks "assuming waiters" (xchg 2) if
+ * that mark is above its seq snapshot, else normally, as src/cond does; a
+ * requeued waiter may time out on the mutex word.  (Not modelled: a
+ * broadcast without the mutex, where a waiter can arrive between its bump
+ * and its requeue and has the broadcast's own seq, and waiters of several
+ * mutexes, which turn requeueing off: pthread_cond_wait.c argues both.)  With DESTROY the last round is a broadcast after
  * which the signaller, still holding the mutex, destroys the condvar:
  * wakes the mutex word and waits for the waiters to leave.  Checked:
  *  - mutual exclusion of the mutex around the predicate (assertion);
@@ -26,8 +29,9 @@
  *    and a destroy that never sees the waiters leave the signaller (all
  *    invalid end states).
  * Planted bugs that must make spin fail: -DBUG_NOASSUME (a requeued
- * waiter relocks without "assume waiters"), -DBUG_RQLATE (a waiter reads
- * the requeue count after it is queued instead of before), -DBUG_NOMWAKE
+ * waiter relocks without "assume waiters"), -DBUG_MARKLOW (the broadcast
+ * marks the seq it found, not the one it made plus one: its sleepers'
+ * snapshots are not below that), -DBUG_NOMWAKE
  * (destroy does not wake the mutex word).
  */
 #ifndef NWAITERS
@@ -52,8 +56,8 @@ byte sleepers;
 byte q[4];              /* 0 running, 1 asleep on seq, 2 asleep on m,
                            3 asleep on wrefs; [N] is the signaller */
 bool destroying;
-byte requeues;          /* broadcasts that requeued */
-byte rq[4];             /* requeues as each waiter read it before sleeping */
+byte rqbelow;           /* requeued_below: a requeue may have moved
+                           sleepers whose snapshot is below this */
 byte tokens;            /* the predicate */
 bool waiting[4];        /* ghost: between registering and relocking */
 byte snap[4];
@@ -151,27 +155,21 @@ inline cond_wait(me)
 	:: seq != snap[me] -> skip              /* spinning saw the signal */
 	:: true ->                              /* spun in vain, or no spin */
 		sleepers++;
-#ifndef BUG_RQLATE
-		rq[me] = requeues;
-#endif
 		atomic { if :: seq == snap[me] -> q[me] = 1 :: else -> skip fi };
-#ifdef BUG_RQLATE
-		rq[me] = requeues;
-#endif
 		if
 		:: q[me] == 0 -> skip           /* woken, or never slept */
 		:: atomic { q[me] != 0 && tmo < MAXTMO -> q[me] = 0; tmo++; out[me] = 1 }
 		fi;
 		sleepers--;
 		if
-		:: requeues != rq[me] ->
+		:: rqbelow > snap[me] ->
 #ifdef BUG_NOASSUME
-			rq[me] = 0; leave(); lock(me)
+			leave(); lock(me)
 #else
-			rq[me] = 0; leave(); lock_requeued(me)
+			leave(); lock_requeued(me)
 #endif
 		:: else ->
-			rq[me] = 0; leave(); lock(me)
+			leave(); lock(me)
 		fi;
 		goto waited
 	fi;
@@ -241,7 +239,11 @@ proctype signaller()
 				if
 				:: !bcast -> wake_one(1)
 				:: else ->              /* FUTEX_CMP_REQUEUE 1, all */
-					requeues++;
+#ifdef BUG_MARKLOW
+					if :: rqbelow < s - 1 -> rqbelow = s - 1 :: else -> skip fi;
+#else
+					if :: rqbelow < s + 1 -> rqbelow = s + 1 :: else -> skip fi;
+#endif
 					atomic {
 						if
 						:: q[0] == 1 -> q[0] = 0

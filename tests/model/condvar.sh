@@ -11,8 +11,8 @@
 #                      each searched exhaustively (1, 3.5 and 3.2 million
 #                      states, about 10 s of CPU in all); then each planted
 #                      bug (condvar.pml) must be caught: a requeued waiter
-#                      relocking without "assume waiters", reading the
-#                      requeue count after it is queued instead of before,
+#                      relocking without "assume waiters", a broadcast
+#                      marking too low a seq as requeued,
 #                      destroy without the wake of the mutex word.
 #   condvar.sh --full  (make check-models-full) the same with both waiters
 #                      able to time out (2, 6.4 and 5.9 million states), and
@@ -79,6 +79,6 @@ run "-DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=0" "-DCOLLAPSE"
 run "-DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1" "-DCOLLAPSE"
 run "-DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1 -DDESTROY=1" "-DCOLLAPSE"
 caught "-DBUG_NOASSUME -DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1"
-caught "-DBUG_RQLATE -DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1"
+caught "-DBUG_MARKLOW -DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1"
 caught "-DBUG_NOMWAKE -DNWAITERS=2 -DMAXTMO=0 -DBROADCAST=1 -DDESTROY=1"
 exit 0
