@@ -13,10 +13,13 @@
  * with seq always succeeds here) after raising `requeued_below` to its
  * seq + 1; a waiter that slept relocks "assuming waiters" (xchg 2) if
  * that mark is above its seq snapshot, else normally, as src/cond does; a
- * requeued waiter may time out on the mutex word.  (Not modelled: a
- * broadcast without the mutex, where a waiter can arrive between its bump
- * and its requeue and has the broadcast's own seq, and waiters of several
- * mutexes, which turn requeueing off: pthread_cond_wait.c argues both.)  With DESTROY the last round is a broadcast after
+ * requeued waiter may time out on the mutex word.  With UNLOCKED a
+ * broadcast is sent after the signaller's unlock, so that a waiter can
+ * arrive between its seq bump and its requeue with the broadcast's own
+ * seq as snapshot; only mutual exclusion and the end states are checked
+ * then (the release counts assume the mutex held).  Not modelled: waiters
+ * of several mutexes, which turn requeueing off (pthread_cond_wait.c
+ * argues it).  With DESTROY the last round is a broadcast after
  * which the signaller, still holding the mutex, destroys the condvar:
  * wakes the mutex word and waits for the waiters to leave.  Checked:
  *  - mutual exclusion of the mutex around the predicate (assertion);
@@ -31,7 +34,10 @@
  * Planted bugs that must make spin fail: -DBUG_NOASSUME (a requeued
  * waiter relocks without "assume waiters"), -DBUG_MARKLOW (the broadcast
  * marks the seq it found, not the one it made plus one: its sleepers'
- * snapshots are not below that), -DBUG_NOMWAKE
+ * snapshots are not below that), -DBUG_COUNT (the scheme before the mark:
+ * a count of requeues read before sleeping, which a waiter arriving inside
+ * an UNLOCKED broadcast reads too late: three waiters strand one on the
+ * mutex word), -DBUG_NOMWAKE
  * (destroy does not wake the mutex word).
  */
 #ifndef NWAITERS
@@ -47,6 +53,9 @@
 #ifndef DESTROY
 #define DESTROY 0
 #endif
+#ifndef UNLOCKED
+#define UNLOCKED 0
+#endif
 
 byte m;                 /* mutex lock word */
 byte incs;              /* ghost: threads inside the critical section */
@@ -58,6 +67,10 @@ byte q[4];              /* 0 running, 1 asleep on seq, 2 asleep on m,
 bool destroying;
 byte rqbelow;           /* requeued_below: a requeue may have moved
                            sleepers whose snapshot is below this */
+#ifdef BUG_COUNT
+byte rqcount;           /* the old scheme: a count of requeues ... */
+byte rq[4];             /* ... as each waiter read it before sleeping */
+#endif
 byte tokens;            /* the predicate */
 bool waiting[4];        /* ghost: between registering and relocking */
 byte snap[4];
@@ -155,6 +168,9 @@ inline cond_wait(me)
 	:: seq != snap[me] -> skip              /* spinning saw the signal */
 	:: true ->                              /* spun in vain, or no spin */
 		sleepers++;
+#ifdef BUG_COUNT
+		rq[me] = rqcount;
+#endif
 		atomic { if :: seq == snap[me] -> q[me] = 1 :: else -> skip fi };
 		if
 		:: q[me] == 0 -> skip           /* woken, or never slept */
@@ -162,7 +178,11 @@ inline cond_wait(me)
 		fi;
 		sleepers--;
 		if
+#ifdef BUG_COUNT
+		:: rqcount != rq[me] ->
+#else
 		:: rqbelow > snap[me] ->
+#endif
 #ifdef BUG_NOASSUME
 			leave(); lock(me)
 #else
@@ -215,7 +235,7 @@ inline destroy()
 proctype signaller()
 {
 	byte t, i, s, w, before, after, nwait;
-	bool bcast;
+	bool bcast, locked;
 	for (i : 1 .. N) {
 		lock(N);
 		tokens++;
@@ -229,6 +249,10 @@ proctype signaller()
 		fi;
 #endif
 		if :: DESTROY && i == N -> bcast = 1 :: else -> skip fi;
+		/* With UNLOCKED a broadcast is sent after the unlock, so that a
+		 * waiter can arrive between its seq bump and its requeue.  */
+		locked = 1;
+		if :: UNLOCKED && bcast -> unlock(); locked = 0 :: else -> skip fi;
 		if
 		:: wrefs == 0 -> skip
 		:: else ->
@@ -239,8 +263,10 @@ proctype signaller()
 				if
 				:: !bcast -> wake_one(1)
 				:: else ->              /* FUTEX_CMP_REQUEUE 1, all */
-#ifdef BUG_MARKLOW
+#if defined(BUG_MARKLOW)
 					if :: rqbelow < s - 1 -> rqbelow = s - 1 :: else -> skip fi;
+#elif defined(BUG_COUNT)
+					rqcount++;
 #else
 					if :: rqbelow < s + 1 -> rqbelow = s + 1 :: else -> skip fi;
 #endif
@@ -260,11 +286,12 @@ proctype signaller()
 		fi;
 		count_released(after);
 		if
-		:: bcast -> assert(after == nwait)
-		:: else -> assert(after > before || after == nwait)
+		:: UNLOCKED -> skip     /* the counts assume the mutex held */
+		:: !UNLOCKED && bcast -> assert(after == nwait)
+		:: !UNLOCKED && !bcast -> assert(after > before || after == nwait)
 		fi;
 		if :: DESTROY && i == N -> destroy() :: else -> skip fi;
-		unlock()
+		if :: locked -> unlock() :: else -> skip fi
 	}
 }
 

@@ -7,18 +7,22 @@
 # requeue chain).
 #   condvar.sh         (make check) two waiters, one of which may time out,
 #                      with signals only, with signal or broadcast (which
-#                      requeues), and with destroy right after a broadcast,
-#                      each searched exhaustively (1, 3.5 and 3.2 million
-#                      states, about 10 s of CPU in all); then each planted
+#                      requeues), with destroy right after a broadcast, and
+#                      with broadcasts sent after the unlock (UNLOCKED),
+#                      each searched exhaustively (1, 3.5, 3.2 and 1.2
+#                      million states, about 12 s of CPU in all); then each planted
 #                      bug (condvar.pml) must be caught: a requeued waiter
 #                      relocking without "assume waiters", a broadcast
 #                      marking too low a seq as requeued,
 #                      destroy without the wake of the mutex word.
 #   condvar.sh --full  (make check-models-full) the same with both waiters
-#                      able to time out (2, 6.4 and 5.9 million states), and
+#                      able to time out (about 2, 5 and 5 million states), and
 #                      three waiters without timeouts and signals only, by
 #                      a bitstate search (51 million states in 128 MB, ~30
-#                      s).
+#                      s); three waiters with broadcasts after the unlock,
+#                      by a bitstate search (91 million states in 32 MB,
+#                      ~50 s), and the scheme before the requeue mark must
+#                      strand one of them (BUG_COUNT, ~30 s, 1.5 GB).
 #   condvar.sh --full-bitstate  (make check-models-full, beside --full)
 #                      three waiters without timeouts with a broadcast and
 #                      destroy, by a bitstate search (95 million states in
@@ -65,6 +69,8 @@ if [ "${1:-}" = --full ]; then
 	run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=1" "-DCOLLAPSE"
 	run "-DNWAITERS=2 -DMAXTMO=2 -DBROADCAST=1 -DDESTROY=1" "-DCOLLAPSE"
 	run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=0" "-DBITSTATE" -w30
+	run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=1 -DUNLOCKED=1" "-DBITSTATE" -w28
+	caught "-DBUG_COUNT -DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=1 -DUNLOCKED=1"
 	exit 0
 fi
 if [ "${1:-}" = --full-bitstate ]; then
@@ -78,6 +84,7 @@ fi
 run "-DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=0" "-DCOLLAPSE"
 run "-DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1" "-DCOLLAPSE"
 run "-DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1 -DDESTROY=1" "-DCOLLAPSE"
+run "-DNWAITERS=2 -DMAXTMO=0 -DBROADCAST=1 -DUNLOCKED=1" "-DCOLLAPSE"
 caught "-DBUG_NOASSUME -DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1"
 caught "-DBUG_MARKLOW -DNWAITERS=2 -DMAXTMO=1 -DBROADCAST=1"
 caught "-DBUG_NOMWAKE -DNWAITERS=2 -DMAXTMO=0 -DBROADCAST=1 -DDESTROY=1"
