@@ -79,7 +79,8 @@
  * count again after its change, since one that registered meanwhile may
  * have judged by the value it replaced (Dekker again: one of the two sees
  * the other).  The bump releases spinning waiters spuriously, which POSIX
- * allows; sleepers stay asleep.
+ * allows; sleepers stay asleep.  tests/model/condvar.pml (MIXED) checks
+ * this with two mutexes, and catches each step left out.
  *
  * Destruction (glibc's rule): pthread_cond_destroy waits until every waiter
  * has left the call (wrefs counts them; the last one wakes the destroyer),

@@ -17,9 +17,20 @@
  * broadcast is sent after the signaller's unlock, so that a waiter can
  * arrive between its seq bump and its requeue with the broadcast's own
  * seq as snapshot; only mutual exclusion and the end states are checked
- * then (the release counts assume the mutex held).  Not modelled: waiters
- * of several mutexes, which turn requeueing off (pthread_cond_wait.c
- * argues it).  With DESTROY the last round is a broadcast after
+ * then (the release counts assume the mutex held).  With MIXED the
+ * waiters use two mutexes, as LTP's pthread_cond_timedwait/2-5 does: each
+ * waits ROUNDS times, with either mutex (chosen nondeterministically;
+ * with ALTERNATE its own first, then the other), and records it in the
+ * condvar as bind_mutex does (a lone waiter replaces the recorded mutex,
+ * any other marks the condvar mixed, and both bump seq and take the
+ * snapshot again); a broadcast requeues onto the recorded mutex's word
+ * only while the condvar is not mixed, and its FUTEX_CMP_REQUEUE fails
+ * (a wake of all instead) if seq moved since its bump.  The signaller
+ * sends BCASTS broadcasts holding no mutex, then a last one holding both,
+ * after which no waiter waits again (`closing`, read under the waiter's
+ * mutex): that one must release every waiter, and a sleeper moved onto
+ * the word of a mutex it does not hold would sleep there for good (an
+ * invalid end state).  With DESTROY the last round is a broadcast after
  * which the signaller, still holding the mutex, destroys the condvar:
  * wakes the mutex word and waits for the waiters to leave.  Checked:
  *  - mutual exclusion of the mutex around the predicate (assertion);
@@ -38,7 +49,13 @@
  * a count of requeues read before sleeping, which a waiter arriving inside
  * an UNLOCKED broadcast reads too late: three waiters strand one on the
  * mutex word), -DBUG_NOMWAKE
- * (destroy does not wake the mutex word).
+ * (destroy does not wake the mutex word), and with MIXED: -DBUG_STORE
+ * (the scheme before bind_mutex: every waiter stores its mutex, and a
+ * broadcast requeues waiters of one mutex onto the other's word),
+ * -DBUG_NORECHECK (a lone waiter that replaced the mutex does not look at
+ * the waiter count again), -DBUG_NOBUMP (a waiter that changed the
+ * record does not bump seq, so a broadcast that read the old record
+ * still requeues).
  */
 #ifndef NWAITERS
 #define NWAITERS 2
@@ -56,15 +73,30 @@
 #ifndef UNLOCKED
 #define UNLOCKED 0
 #endif
+#ifndef MIXED
+#define MIXED 0
+#endif
+#ifndef ROUNDS
+#define ROUNDS 2
+#endif
+#ifndef BCASTS
+#define BCASTS 1
+#endif
+#define NOMUTEX 2
 
-byte m;                 /* mutex lock word */
-byte incs;              /* ghost: threads inside the critical section */
+byte m[2];              /* mutex lock words (only m[0] without MIXED) */
+byte incs[2];           /* ghost: threads inside each critical section */
 byte seq;               /* condvar futex word */
 byte wrefs;             /* registered waiters */
 byte sleepers;
-byte q[4];              /* 0 running, 1 asleep on seq, 2 asleep on m,
-                           3 asleep on wrefs; [N] is the signaller */
+byte q[4];              /* 0 running, 1 asleep on seq, 2 + x asleep on
+                           m[x], 4 asleep on wrefs; [N] is the signaller */
 bool destroying;
+#if MIXED
+byte cmutex = NOMUTEX;  /* c->mutex: the recorded mutex ... */
+bool cmixed;            /* ... and NPTL_COND_MIXED */
+bool closing;           /* no more waits (read under either mutex) */
+#endif
 byte rqbelow;           /* requeued_below: a requeue may have moved
                            sleepers whose snapshot is below this */
 #ifdef BUG_COUNT
@@ -74,10 +106,12 @@ byte rq[4];             /* ... as each waiter read it before sleeping */
 byte tokens;            /* the predicate */
 bool waiting[4];        /* ghost: between registering and relocking */
 byte snap[4];
-bool out[4];            /* ghost: timed out */
+bool out[4];            /* ghost: back from its futex wait (timed out,
+                           or woken: with MIXED an older broadcast's
+                           FUTEX_WAKE can wake a newer snapshot) */
 byte tmo;               /* timeouts so far */
 
-inline wake_one(w)      /* FUTEX_WAKE 1 on word w (1 = seq, 2 = m) */
+inline wake_one(w)      /* FUTEX_WAKE 1 on word w (1 = seq, 2 + x = m[x]) */
 {
 	atomic {
 		if
@@ -90,46 +124,46 @@ inline wake_one(w)      /* FUTEX_WAKE 1 on word w (1 = seq, 2 = m) */
 	}
 }
 
-inline futex_wait_m(me)
+inline futex_wait_m(me, x)
 {
-	atomic { if :: m == 2 -> q[me] = 2 :: else -> skip fi };
+	atomic { if :: m[x] == 2 -> q[me] = 2 + x :: else -> skip fi };
 	q[me] == 0
 }
 
-inline lock_contended(me)
+inline lock_contended(me, x)
 {
 	do
-	:: atomic { t = m; m = 2 };
+	:: atomic { t = m[x]; m[x] = 2 };
 	   if
 	   :: t == 0 -> break
-	   :: else -> futex_wait_m(me)
+	   :: else -> futex_wait_m(me, x)
 	   fi
 	od
 }
 
 /* The relock of a waiter that slept (__nptl_mutex_lock_requeued).  */
-inline lock_requeued(me)
+inline lock_requeued(me, x)
 {
-	lock_contended(me);
-	atomic { incs++; assert(incs == 1) }
+	lock_contended(me, x);
+	atomic { incs[x]++; assert(incs[x] == 1) }
 }
 
-inline lock(me)
+inline lock(me, x)
 {
-	atomic { if :: m == 0 -> m = 1; t = 0 :: else -> t = 1 fi };
+	atomic { if :: m[x] == 0 -> m[x] = 1; t = 0 :: else -> t = 1 fi };
 	if
 	:: t == 0 -> skip
-	:: else -> lock_contended(me)
+	:: else -> lock_contended(me, x)
 	fi;
-	atomic { incs++; assert(incs == 1) }
+	atomic { incs[x]++; assert(incs[x] == 1) }
 }
 
-inline unlock()
+inline unlock(x)
 {
-	incs--;
-	atomic { t = m; m = 0 };
+	incs[x]--;
+	atomic { t = m[x]; m[x] = 0 };
 	if
-	:: t == 2 -> wake_one(2)
+	:: t == 2 -> wake_one(2 + x)
 	:: else -> skip
 	fi
 }
@@ -153,17 +187,55 @@ inline leave()
 	atomic {
 		wrefs--;
 		if
-		:: destroying && wrefs == 0 && q[N] == 3 -> q[N] = 0
+		:: destroying && wrefs == 0 && q[N] == 4 -> q[N] = 0
 		:: else -> skip
 		fi
 	}
 }
 
-inline cond_wait(me)
+/* bind_mutex (pthread_cond_wait.c): `others` waiters registered before
+ * us.  Its CAS loop is one atomic step here (a failed CAS only retries
+ * with the new value).  */
+inline bind_mutex(x)
+{
+#if MIXED
+	atomic {
+#ifdef BUG_STORE
+		cmutex = x; t = 1
+#else
+		if
+		:: cmutex == x && !cmixed -> t = 1
+		:: else ->
+			if
+			:: others > 0 && cmixed -> t = 1
+			:: others > 0 && !cmixed -> cmixed = 1; t = 0
+			:: others == 0 -> cmutex = x; cmixed = 0; t = 0
+			fi
+		fi
+#endif
+	};
+	if
+	:: t == 0 ->
+#ifndef BUG_NORECHECK
+		if :: others == 0 && wrefs > 1 -> cmixed = 1 :: else -> skip fi;
+#endif
+#ifndef BUG_NOBUMP
+		seq++;
+#endif
+		snap[me] = seq
+	:: else -> skip
+	fi
+#else
+	skip
+#endif
+}
+
+inline cond_wait(me, x)
 {
 	d_step { snap[me] = seq; waiting[me] = 1; out[me] = 0 };
-	wrefs++;
-	unlock();
+	atomic { others = wrefs; wrefs++ };
+	bind_mutex(x);
+	unlock(x);
 	if
 	:: seq != snap[me] -> skip              /* spinning saw the signal */
 	:: true ->                              /* spun in vain, or no spin */
@@ -173,7 +245,7 @@ inline cond_wait(me)
 #endif
 		atomic { if :: seq == snap[me] -> q[me] = 1 :: else -> skip fi };
 		if
-		:: q[me] == 0 -> skip           /* woken, or never slept */
+		:: atomic { q[me] == 0 -> out[me] = 1 }  /* woken, or never slept */
 		:: atomic { q[me] != 0 && tmo < MAXTMO -> q[me] = 0; tmo++; out[me] = 1 }
 		fi;
 		sleepers--;
@@ -184,32 +256,51 @@ inline cond_wait(me)
 		:: rqbelow > snap[me] ->
 #endif
 #ifdef BUG_NOASSUME
-			leave(); lock(me)
+			leave(); lock(me, x)
 #else
-			leave(); lock_requeued(me)
+			leave(); lock_requeued(me, x)
 #endif
 		:: else ->
-			leave(); lock(me)
+			leave(); lock(me, x)
 		fi;
 		goto waited
 	fi;
 	leave();
-	lock(me);
+	lock(me, x);
 waited:
 	waiting[me] = 0
 }
 
+#if MIXED
 proctype waiter(byte me)
 {
-	byte t;
-	lock(me);
+	byte t, others, x, r;
+	for (r : 1 .. ROUNDS) {
+#ifdef ALTERNATE
+		x = (me + r) % 2;
+#else
+		if :: x = 0 :: x = 1 fi;
+#endif
+		lock(me, x);
+		if
+		:: closing -> unlock(x); break
+		:: else -> cond_wait(me, x); unlock(x)
+		fi
+	}
+}
+#else
+proctype waiter(byte me)
+{
+	byte t, others;
+	lock(me, 0);
 	do
 	:: tokens > 0 -> break
-	:: else -> cond_wait(me)
+	:: else -> cond_wait(me, 0)
 	od;
 	tokens--;
-	unlock()
+	unlock(0)
 }
+#endif
 
 /* pthread_cond_destroy, with the mutex held: wake the mutex word, then
  * sleep on wrefs until the waiters have left.  */
@@ -226,18 +317,95 @@ inline destroy()
 			if :: q[2] == 2 -> q[2] = 0 :: else -> skip fi
 		};
 #endif
-		atomic { if :: wrefs == w -> q[N] = 3 :: else -> skip fi };
+		atomic { if :: wrefs == w -> q[N] = 4 :: else -> skip fi };
 		q[N] == 0;
 		w = wrefs
 	od
 }
 
+/* Signal (bcast 0) or broadcast (1): bump seq; wake one sleeper, or wake
+ * one and requeue the others onto the recorded mutex's word (rw), or,
+ * where requeueing is off or the FUTEX_CMP_REQUEUE finds seq moved, wake
+ * all.  */
+inline send()
+{
+	if
+	:: wrefs == 0 -> skip
+	:: else ->
+		atomic { seq++; s = seq };
+		if
+		:: sleepers == 0 -> skip
+		:: sleepers > 0 && !bcast -> wake_one(1)
+		:: sleepers > 0 && bcast ->
+#if MIXED
+			atomic { if :: cmixed -> rw = NOMUTEX :: else -> rw = cmutex fi };
+#else
+			rw = 0;
+#endif
+			if
+			:: rw != NOMUTEX ->
+#if defined(BUG_MARKLOW)
+				if :: rqbelow < s - 1 -> rqbelow = s - 1 :: else -> skip fi;
+#elif defined(BUG_COUNT)
+				rqcount++;
+#else
+				if :: rqbelow < s + 1 -> rqbelow = s + 1 :: else -> skip fi;
+#endif
+				atomic {
+					if
+					:: seq != s -> rw = NOMUTEX     /* EAGAIN */
+					:: else ->
+						if
+						:: q[0] == 1 -> q[0] = 0
+						:: q[1] == 1 -> q[1] = 0
+						:: q[2] == 1 -> q[2] = 0
+						:: else -> skip
+						fi;
+						if :: q[0] == 1 -> q[0] = 2 + rw :: else -> skip fi;
+						if :: q[1] == 1 -> q[1] = 2 + rw :: else -> skip fi;
+						if :: q[2] == 1 -> q[2] = 2 + rw :: else -> skip fi
+					fi
+				}
+			:: else -> skip
+			fi;
+			if
+			:: rw == NOMUTEX ->             /* FUTEX_WAKE all */
+				d_step {
+					if :: q[0] == 1 -> q[0] = 0 :: else -> skip fi;
+					if :: q[1] == 1 -> q[1] = 0 :: else -> skip fi;
+					if :: q[2] == 1 -> q[2] = 0 :: else -> skip fi
+				}
+			:: else -> skip
+			fi
+		fi
+	fi
+}
+
+#if MIXED
 proctype signaller()
 {
-	byte t, i, s, w, before, after, nwait;
+	byte t, i, s, rw, after, nwait;
+	bool bcast = 1;
+	for (i : 1 .. BCASTS) {
+		send()
+	}
+	lock(N, 0);
+	lock(N, 1);
+	closing = 1;
+	count_waiting(nwait);
+	send();
+	count_released(after);
+	assert(after == nwait);
+	unlock(1);
+	unlock(0)
+}
+#else
+proctype signaller()
+{
+	byte t, i, s, rw, w, before, after, nwait;
 	bool bcast, locked;
 	for (i : 1 .. N) {
-		lock(N);
+		lock(N, 0);
 		tokens++;
 		count_released(before);
 		count_waiting(nwait);
@@ -252,38 +420,8 @@ proctype signaller()
 		/* With UNLOCKED a broadcast is sent after the unlock, so that a
 		 * waiter can arrive between its seq bump and its requeue.  */
 		locked = 1;
-		if :: UNLOCKED && bcast -> unlock(); locked = 0 :: else -> skip fi;
-		if
-		:: wrefs == 0 -> skip
-		:: else ->
-			s = seq + 1; seq = s;
-			if
-			:: sleepers == 0 -> skip
-			:: else ->
-				if
-				:: !bcast -> wake_one(1)
-				:: else ->              /* FUTEX_CMP_REQUEUE 1, all */
-#if defined(BUG_MARKLOW)
-					if :: rqbelow < s - 1 -> rqbelow = s - 1 :: else -> skip fi;
-#elif defined(BUG_COUNT)
-					rqcount++;
-#else
-					if :: rqbelow < s + 1 -> rqbelow = s + 1 :: else -> skip fi;
-#endif
-					atomic {
-						if
-						:: q[0] == 1 -> q[0] = 0
-						:: q[1] == 1 -> q[1] = 0
-						:: q[2] == 1 -> q[2] = 0
-						:: else -> skip
-						fi;
-						if :: q[0] == 1 -> q[0] = 2 :: else -> skip fi;
-						if :: q[1] == 1 -> q[1] = 2 :: else -> skip fi;
-						if :: q[2] == 1 -> q[2] = 2 :: else -> skip fi
-					}
-				fi
-			fi
-		fi;
+		if :: UNLOCKED && bcast -> unlock(0); locked = 0 :: else -> skip fi;
+		send();
 		count_released(after);
 		if
 		:: UNLOCKED -> skip     /* the counts assume the mutex held */
@@ -291,9 +429,10 @@ proctype signaller()
 		:: !UNLOCKED && !bcast -> assert(after > before || after == nwait)
 		fi;
 		if :: DESTROY && i == N -> destroy() :: else -> skip fi;
-		if :: locked -> unlock() :: else -> skip fi
+		if :: locked -> unlock(0) :: else -> skip fi
 	}
 }
+#endif
 
 init {
 	atomic {
