@@ -15,6 +15,13 @@
  *    worker is joined by less than 1 MiB;
  *  - detached: the same with a detached thread that ends as the last one
  *    (it gives back its own kept pages): once it is gone, less than 1 MiB;
+ *  - arenas: rounds of 8 detached threads with 16 MiB stacks, which never
+ *    call malloc, exit together, so that their exits trim the cache:
+ *    malloc still has one arena (libnptl's exiting threads freed the
+ *    trimmed threads' TLS, and glibc's free() gave each of them an arena
+ *    of its own, 64 MiB of address space: glibc's tst-create-detached ran
+ *    out of RLIMIT_AS), and the heap in use does not grow from round to
+ *    round (the TLS put off is freed);
  *  - tunable: with GLIBC_TUNABLES=glibc.pthread.stack_cache_size=0 (the
  *    test re-executes itself) nothing is cached: VmSize after 8 joined
  *    8 MiB threads is back within 1 MiB of before;
@@ -26,6 +33,7 @@
  *    minus what glibc would take.
  * Memory sizes, not times, are asserted.
  */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -147,6 +155,63 @@ static int part_detached(void)
 	return rss_kept("detached", before);
 }
 
+static pthread_barrier_t arena_go;
+
+static void *arena_wait(void *arg)
+{
+	pthread_barrier_wait(&arena_go);
+	return arg;
+}
+
+/* The arenas malloc has: the <heap> elements of malloc_info.  */
+static int arenas(void)
+{
+	char *xml = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&xml, &len);
+	if (!f || malloc_info(0, f) != 0 || fclose(f) != 0)
+		return -1;
+	int n = 0;
+	for (char *p = xml; (p = strstr(p, "<heap nr=")); p++)
+		n++;
+	free(xml);
+	return n;
+}
+
+static int part_arenas(void)
+{
+	enum { N = 8, ROUNDS = 12 };
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, 16 * MIB);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	size_t used[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		pthread_barrier_init(&arena_go, NULL, N + 1);
+		for (int i = 0; i < N; i++) {
+			pthread_t t;
+			if (pthread_create(&t, &a, arena_wait, NULL))
+				return 2;
+		}
+		pthread_barrier_wait(&arena_go);
+		for (int i = 0; i < 10000 && t_tasks() != 1; i++)
+			usleep(1000);
+		if (t_tasks() != 1)
+			return 2;
+		pthread_barrier_destroy(&arena_go);
+		used[r] = mallinfo2().uordblks;
+	}
+	run_threads(1, 16 * MIB, 4096);
+	size_t end = mallinfo2().uordblks;
+	int n = arenas();
+	if (n != 1 || end > used[1] + 4096) {
+		fprintf(stderr, "arenas: %d malloc arenas (want 1); heap in use "
+			"%zu bytes after round 2, %zu at the end\n", n, used[1], end);
+		return 1;
+	}
+	return 0;
+}
+
 static int part_rlimit(void)
 {
 	struct rlimit rl = { 600000UL << 10, 600000UL << 10 };
@@ -247,6 +312,7 @@ int main(int argc, char **argv)
 	part("serial", part_serial, NULL);
 	part("detached", part_detached, NULL);
 	part("rlimit", part_rlimit, NULL);
+	part("arenas", part_arenas, NULL);
 	part("tunable", NULL, "GLIBC_TUNABLES=glibc.pthread.stack_cache_size=0");
 	if (t_on_libnptl()) {
 		part("retry", part_retry, NULL);

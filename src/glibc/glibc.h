@@ -175,6 +175,11 @@ int __nptl_dl_stack_prot(void);
 void __nptl_tls_init_layout(void);
 void __nptl_tls_reinit(struct pthread *pd);
 size_t __nptl_tls_static_size(size_t *align);
+/* Free a dead thread's TLS later, outside a thread exit (tls.c), then
+ * free what was put off so; the creation, join and detach paths call the
+ * latter.  */
+void __nptl_tls_orphan(struct pthread *pd);
+void __nptl_tls_free_orphans(void);
 
 /* glibc's multi-threaded mode: locks in stdio and malloc, the SIGSETXID
  * handler, __libc_single_threaded.  */

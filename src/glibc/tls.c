@@ -13,6 +13,19 @@
  * thread instead, which is what the same thread would have seen; the state in
  * that block that is visible to a program (errno, the locale, a pending
  * dlerror) is reset by the exit path and at start.
+ *
+ * A thread that exits must not free another thread's TLS (the DTV and
+ * dynamic blocks, malloc'd by ld.so) when its exit trims the stack
+ * cache: glibc's free() sets up a tcache for a thread that has none, and
+ * with it an arena of its own -- 64 MiB of address space each, up to 8
+ * per CPU -- for a thread that never called malloc.  glibc's own exit
+ * frees after shutting its tcache down (__libc_thread_freeres, which is
+ * private).  So the exiting thread orphans the TLS instead: the dead
+ * thread's DTV goes on a list, linked through its own slot 0 (the
+ * generation counter, which a dead DTV no longer needs), and the next
+ * creation, join or detach frees it with ld.so's _dl_deallocate_tls.
+ * That slot is laid out as a tcb whose second word is the DTV, all that
+ * _dl_deallocate_tls reads of a tcb when it is not to free the tcb.
  */
 #include <link.h>
 #include <string.h>
@@ -71,4 +84,34 @@ void __nptl_tls_reinit(struct pthread *pd)
 	/* The flag's meaning changed between releases (builds.c).  */
 	_dl_allocate_tls_init(pd, __nptl_glibc->tls_init_new_thread);
 	memcpy(blk, save, libc_tls_size);
+}
+
+/* Dead threads' DTVs, linked through slot 0 (see the top).  */
+_Static_assert(offsetof(struct pthread, header.dtv) ==
+		       offsetof(union glibc_dtv, pointer.to_free),
+	       "slot 0 of a DTV read as a tcb: its dtv word");
+static union glibc_dtv *orphans;
+
+void __nptl_tls_orphan(struct pthread *pd)
+{
+	union glibc_dtv *dtv = pd->header.dtv;
+	dtv[0].pointer.to_free = dtv;   /* the tcb's dtv word */
+	union glibc_dtv *head = __atomic_load_n(&orphans, __ATOMIC_RELAXED);
+	do
+		dtv[0].pointer.val = head;
+	while (!__atomic_compare_exchange_n(&orphans, &head, dtv, true,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}
+
+void __nptl_tls_free_orphans(void)
+{
+	if (!__atomic_load_n(&orphans, __ATOMIC_RELAXED))
+		return;
+	union glibc_dtv *dtv = __atomic_exchange_n(&orphans, NULL,
+						   __ATOMIC_ACQUIRE);
+	while (dtv) {
+		union glibc_dtv *next = dtv[0].pointer.val;
+		_dl_deallocate_tls(&dtv[0], false);
+		dtv = next;
+	}
 }

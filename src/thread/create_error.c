@@ -5,7 +5,7 @@
  * numbers; with NPTL_VERBOSE the same sentence goes to stderr at the
  * failure.
  *
- * Storage.  Each thread keeps its own last sentence in libnptl's static
+ * Storage.  Each thread keeps its own last failure in libnptl's static
  * TLS (initial-exec: reading it takes no lock and no allocation), not in
  * libnptl's part of the descriptor (struct nptl_ext): threads made by
  * glibc -- the main thread above all -- have no nptl_ext, and they create
@@ -16,14 +16,34 @@
  * sentence is copied out to the caller's buffer, so nothing the caller
  * holds points into a thread's TLS (which dies with the thread).
  *
- * The failure path never changes what pthread_create returns, and leaves
- * errno as it was: measuring uses raw system calls only, and errno is
- * saved around the report on stderr (vsnprintf of a "%s" and write).
+ * Cost.  The failure itself only records what failed (the step, the
+ * kernel's error, the size asked for).  Reading the limits and counts
+ * (create_facts.c: a dozen system calls, a walk over /proc when
+ * RLIMIT_NPROC applies) waits until the sentence is first asked for, by
+ * nptl_create_error -- or is done at once with NPTL_VERBOSE, which prints
+ * it.  A program that retries a refused creation in a loop, as glibc's
+ * tst-create-detached does under RLIMIT_AS, would otherwise spend ~90 us
+ * in /proc per refusal (glibc's refusal costs ~2 us) and keep the memory
+ * it waits for from coming back sooner.  The numbers are then those of
+ * the moment of asking, which for the usual caller (it asks right after
+ * the failure) are the same; the man page says so.
+ *
+ * The failure path never changes what pthread_create returns, and neither
+ * it nor nptl_create_error changes errno: measuring uses raw system calls
+ * only, and errno is saved around the report on stderr (vsnprintf of a
+ * "%s" and write).
  */
 #include <string.h>
 #include "nptl.h"
 
 static __thread char last_error[256] __attribute__((tls_model("initial-exec")));
+/* The last failure, while its sentence is not yet written.  */
+static __thread struct {
+	bool pending;
+	bool c11;
+	int err, step, kerr;
+	unsigned long long need;
+} last_failure __attribute__((tls_model("initial-exec")));
 
 /* About what the failed call asked for: for map_new's mmap (stack.c),
  * stack, guard, static TLS and descriptor and a page of slack for the
@@ -50,20 +70,37 @@ static unsigned long long need(int step, size_t stack_size, size_t guard)
 	}
 }
 
+/* Measure now and write the sentence of the recorded failure.  */
+static void compose(void)
+{
+	struct nptl_create_facts f;
+	f.fn = last_failure.c11 ? "thrd_create" : "pthread_create";
+	f.err = last_failure.err;
+	f.step = last_failure.step;
+	f.kerr = last_failure.kerr;
+	f.need = last_failure.need;
+	__nptl_create_facts(&f);
+	__nptl_create_reason(&f, last_error, sizeof(last_error));
+	last_failure.pending = false;
+}
+
 void __nptl_create_failed(bool c11, int err, const struct nptl_create_why *why,
 			  size_t stack_size, size_t guard)
 {
 	int saved_errno = errno;
-	struct nptl_create_facts f;
-	f.fn = c11 ? "thrd_create" : "pthread_create";
-	f.err = err;
-	f.step = why->step;
-	f.kerr = why->kerr;
-	f.need = need(why->step, stack_size, guard);
-	__nptl_create_facts(&f);
-	__nptl_create_reason(&f, last_error, sizeof(last_error));
-	if (__nptl_verbose)
+	last_failure.pending = false;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);  /* a handler may ask */
+	last_failure.c11 = c11;
+	last_failure.err = err;
+	last_failure.step = why->step;
+	last_failure.kerr = why->kerr;
+	last_failure.need = need(why->step, stack_size, guard);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	last_failure.pending = true;
+	if (__nptl_verbose) {
+		compose();
 		__nptl_say("%s", last_error);
+	}
 	errno = saved_errno;
 }
 
@@ -72,6 +109,11 @@ void __nptl_create_failed(bool c11, int err, const struct nptl_create_why *why,
  * (and "") while the calling thread has had no failed creation.  */
 NPTL_API int nptl_create_error(char *buf, size_t size)
 {
+	if (last_failure.pending) {
+		int saved_errno = errno;
+		compose();
+		errno = saved_errno;
+	}
 	size_t n = strnlen(last_error, sizeof(last_error));
 	if (size) {
 		size_t c = n < size ? n : size - 1;

@@ -576,14 +576,18 @@ static int take_spare_locked(struct nptl_ext **out, int cap, bool all)
 	return n;
 }
 
-/* Entries trimmed from the cache: their TLS goes now, their mappings now
- * or, while many threads are live and the address space is not limited,
- * with the next batch of dead ones.  */
-static void bury(struct nptl_ext *e)
+/* Entries trimmed from the cache: their TLS goes now (or, in a thread's
+ * exit, at the next creation, join or detach: src/glibc/tls.c says why),
+ * their mappings now or, while many threads are live and the address
+ * space is not limited, with the next batch of dead ones.  */
+static void bury(struct nptl_ext *e, bool exiting)
 {
 	while (e) {
 		struct nptl_ext *next = e->next;
-		_dl_deallocate_tls(ext_pd(e), false);
+		if (exiting)
+			__nptl_tls_orphan(ext_pd(e));
+		else
+			_dl_deallocate_tls(ext_pd(e), false);
 		bool later = false;
 		struct nptl_ext *v[DEAD_MAX + BATCH_MAX];
 		int n = 0;
@@ -604,17 +608,21 @@ static void bury(struct nptl_ext *e)
 	}
 }
 
-/* Unmap what the fresh and dead lists hold (no live thread needs them).  */
-static void drop_spares(void)
+/* Unmap what the fresh and dead lists hold (no live thread needs them);
+ * false if they held nothing.  */
+static bool drop_spares(void)
 {
 	struct nptl_ext *v[DEAD_MAX + BATCH_MAX];
 	int n;
+	bool any = false;
 	do {
 		stack_lock();
 		n = take_spare_locked(v, DEAD_MAX + BATCH_MAX, true);
 		stack_unlock();
 		unmap_ranges(v, n);
+		any |= n > 0;
 	} while (n == DEAD_MAX + BATCH_MAX);
+	return any;
 }
 
 struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
@@ -638,6 +646,7 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 	struct pthread *pd = NULL;
 	bool is_fresh = false;
 
+	__nptl_tls_free_orphans();
 	stack_lock();
 	for (struct nptl_ext *e = cache.next; e != &cache; e = e->next) {
 		if (e->stack_size == stack_size && e->guard_size == guard &&
@@ -670,8 +679,9 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 	} else {
 		/* A refusal for want of memory (RLIMIT_AS, max_map_count,
 		 * malloc under RLIMIT_AS) empties the cache and the spare
-		 * lists and tries again, then tries glibc's compact layout.
-		 * A limited address space gets no spares at all.  */
+		 * lists and, if that gave anything back, tries again; then
+		 * it tries glibc's compact layout.  A limited address space
+		 * gets no spares at all.  */
 		bool compact = stack_size && as_limited();
 		if (compact)
 			drop_spares();
@@ -681,9 +691,10 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 			stack_lock();
 			struct nptl_ext *all = trim_locked(0);
 			stack_unlock();
-			bury(all);
-			drop_spares();
-			pd = map_new(stack_size, guard, compact, 1, err, why);
+			bool freed = all != NULL;
+			bury(all, false);
+			if (drop_spares() || freed)
+				pd = map_new(stack_size, guard, compact, 1, err, why);
 			if (!pd && why->kerr == ENOMEM && !compact && stack_size)
 				pd = map_new(stack_size, guard, true, 1, err, why);
 		}
@@ -732,7 +743,7 @@ void __nptl_stack_release_unused(struct pthread *pd)
 
 /* The last live thread of ours is gone: the kept stack gives its pages
  * back now (see the comment at the top), off the cache meanwhile.  */
-static void unkeep_last(void)
+static void unkeep_last(bool exiting)
 {
 	stack_lock();
 	struct nptl_ext *e = __atomic_load_n(&kept, __ATOMIC_ACQUIRE);
@@ -759,7 +770,7 @@ static void unkeep_last(void)
 	cache_add_locked(e);
 	struct nptl_ext *trim = trim_locked(cache_max);
 	stack_unlock();
-	bury(trim);
+	bury(trim, exiting);
 }
 
 /* The usable top of a descriptor's own stack (below the static TLS).  */
@@ -799,6 +810,9 @@ int __nptl_stack_live(struct pthread *pd, struct nptl_create_why *why)
 static void release(struct pthread *pd, bool was_live)
 {
 	struct nptl_ext *e = nptl_ext(pd);
+	bool exiting = pd == nptl_self();   /* a detached thread's own exit */
+	if (!exiting)
+		__nptl_tls_free_orphans();
 	stack_lock();
 	if (was_live) {
 		list_del(e);
@@ -812,9 +826,9 @@ static void release(struct pthread *pd, bool was_live)
 	bool last = n_live == 0 && (n_dead || fresh.next != &fresh);
 	bool unkeep = n_live == 0 && __atomic_load_n(&kept, __ATOMIC_RELAXED);
 	stack_unlock();
-	bury(trim);
+	bury(trim, exiting);
 	if (unkeep)
-		unkeep_last();
+		unkeep_last(exiting);
 	if (last)
 		drop_spares();
 }
