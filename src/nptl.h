@@ -629,6 +629,15 @@ int __nptl_sem_path(char path[NPTL_SEM_PATH_SIZE], const char *name) NPTL_HIDDEN
 
 /* ---- cancellation (src/cancel): internal helpers ---------------------- */
 
+/* Clear glibc's reserved signals (SIGCANCEL, SIGSETXID) in a mask that a
+ * thread will run with: sigdelset refuses them, so by hand.  */
+static inline void nptl_sigset_drop_reserved(sigset_t *s)
+{
+	const int bits = 8 * sizeof(s->__val[0]);
+	s->__val[(GLIBC_SIGCANCEL - 1) / bits] &= ~(1UL << (GLIBC_SIGCANCEL - 1) % bits);
+	s->__val[(GLIBC_SIGSETXID - 1) / bits] &= ~(1UL << (GLIBC_SIGSETXID - 1) % bits);
+}
+
 /* A system call that is a cancellation point, free of the race glibc 2.36
  * has (its bug 12683): either it takes effect and returns, or a pending
  * cancellation acts before it took any effect (src/cancel/cancellation.c

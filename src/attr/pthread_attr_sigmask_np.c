@@ -2,15 +2,6 @@
 #include <stdlib.h>
 #include "nptl.h"
 
-/* sigdelset refuses glibc's reserved signals, so clear their bits by
- * hand.  */
-static void drop_reserved(sigset_t *s)
-{
-	const int bits = 8 * sizeof(s->__val[0]);
-	s->__val[(GLIBC_SIGCANCEL - 1) / bits] &= ~(1UL << (GLIBC_SIGCANCEL - 1) % bits);
-	s->__val[(GLIBC_SIGSETXID - 1) / bits] &= ~(1UL << (GLIBC_SIGSETXID - 1) % bits);
-}
-
 /* The reserved signals are filtered out so a new thread can always be
  * cancelled and take part in setuid broadcasts.  */
 NPTL_API int __nptl_pthread_attr_setsigmask_np(pthread_attr_t *a, const sigset_t *mask)
@@ -27,7 +18,7 @@ NPTL_API int __nptl_pthread_attr_setsigmask_np(pthread_attr_t *a, const sigset_t
 			return ENOMEM;
 	}
 	ia->extension->sigmask = *mask;
-	drop_reserved(&ia->extension->sigmask);
+	nptl_sigset_drop_reserved(&ia->extension->sigmask);
 	ia->extension->sigmask_set = true;
 	return 0;
 }

@@ -163,8 +163,27 @@ static void init_descriptor(struct pthread *pd, const struct glibc_attr *a,
 
 	struct nptl_ext *e = nptl_ext(pd);
 	e->set_mask = a->extension && a->extension->sigmask_set;
-	if (e->set_mask)
+	if (e->set_mask) {
 		e->start_mask = a->extension->sigmask;
+	} else if (__atomic_load_n(&self->cancelhandling, __ATOMIC_RELAXED) &
+		   EXITING_BITMASK) {
+		/* A cleanup handler may run inside our SIGCANCEL handler,
+		 * where that signal is blocked: a thread it creates must not
+		 * inherit the block, or it could never be cancelled (glibc
+		 * takes the reserved signals out of every new thread's
+		 * mask).  Nowhere else can the creator have them blocked
+		 * (pthread_sigmask drops them), so only an exiting creator
+		 * pays for the look.  */
+		sigset_t cur, want;
+		if (nptl_sys4(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &cur, 8) == 0) {
+			want = cur;
+			nptl_sigset_drop_reserved(&want);
+			if (want.__val[0] != cur.__val[0]) {
+				e->start_mask = want;
+				e->set_mask = true;
+			}
+		}
+	}
 }
 
 /* The attribute a NULL argument stands for.  Returns a copy the caller
