@@ -26,20 +26,21 @@
 #                      waiters with broadcasts after the unlock, by a
 #                      bitstate search, and the scheme before the requeue
 #                      mark must strand one of them (BUG_COUNT); two
-#                      waiters of two mutexes, each waiting once with
-#                      either mutex (19 million states, 0.9 GB, ~30 s), and
-#                      twice, with the other mutex the second time (the
-#                      LTP shape), by a bitstate search (48 million states
-#                      in 32 MB, ~30 s).  About 4 min of CPU in all.
+#                      waiters of two mutexes, each waiting twice, with
+#                      the other mutex the second time (the LTP shape), by
+#                      a bitstate search (48 million states in 32 MB,
+#                      ~30 s).  About 3.5 min of CPU in all.
 #   condvar.sh --full-bitstate  (make check-models-full, beside --full)
 #                      three waiters without timeouts with a broadcast and
 #                      destroy, by a bitstate search (in 32 MB, under 2
 #                      min).
 #   condvar.sh --huge  (by hand) the same search in 128 MB (about 4.5 min),
 #                      the LTP shape of MIXED searched exhaustively (52
-#                      million states, 2.7 GB, ~2 min), and two waiters
-#                      waiting twice each with either mutex, by a bitstate
-#                      search (81 million states in 32 MB, ~1 min).
+#                      million states, 2.7 GB, ~2 min), two waiters of two
+#                      mutexes waiting once each with either mutex (19
+#                      million states, 0.9 GB, ~30 s), and twice each, by
+#                      a bitstate search (81 million states in 32 MB, ~1
+#                      min).
 # Skips without spin.
 command -v spin >/dev/null 2>&1 || { echo "spin not installed"; exit 77; }
 cc=${CC:-cc}
@@ -88,7 +89,6 @@ if [ "${1:-}" = --full ]; then
 	copt=-O2
 	caught "-DBUG_COUNT -DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=1 -DUNLOCKED=1"
 	copt=
-	run "-DMIXED=1 -DNWAITERS=2 -DMAXTMO=0 -DROUNDS=1" "-DCOLLAPSE"
 	run "$lts -DROUNDS=2" "-DBITSTATE" -w28
 	exit 0
 fi
@@ -99,6 +99,7 @@ fi
 if [ "${1:-}" = --huge ]; then
 	run "-DNWAITERS=3 -DMAXTMO=0 -DBROADCAST=1 -DDESTROY=1" "-DBITSTATE" -w30
 	run "$lts -DROUNDS=2" "-DCOLLAPSE"
+	run "-DMIXED=1 -DNWAITERS=2 -DMAXTMO=0 -DROUNDS=1" "-DCOLLAPSE"
 	run "-DMIXED=1 -DNWAITERS=2 -DMAXTMO=0 -DROUNDS=2" "-DBITSTATE" -w28
 	exit 0
 fi

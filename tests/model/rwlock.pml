@@ -37,7 +37,18 @@
  * -DBUG_WFBIAS (with writer preference, a reader sets the bias while a
  * writer is queued), -DBUG_HANDOFF (a writer that timed out leaves a
  * write lock handed to it unowned), -DBUG_RCOUNT (a reader counted out
- * by a release takes itself out of rwait again).
+ * by a release takes itself out of rwait again), -DBUG_LOCKEDWAIT (a
+ * writer of the default kinds waits for a slot holding the lock word:
+ * with -DDEP, where reader 0 may hold the lock until reader 1 has got
+ * in, as in glibc's tst-rwlock16, that is a deadlock).
+ *
+ * The default kinds promise that a reader never waits for a writer that
+ * does not hold the lock, so that a reader may wait, holding it, for
+ * another reader (-DDEP; the writer-preferring kind does not promise it,
+ * and deadlocks there, as in glibc).  A writer that holds the lock word
+ * and finds a slot that still holds the lock is waiting for a reader:
+ * it gives the lock word back, waits for that slot holding nothing, and
+ * starts over.
  *
  * A release that frees the lock while a writer is queued (and, for the
  * default kinds, no reader is) takes the write lock for it (hand_off):
@@ -82,6 +93,7 @@ bool slot[NR];                    /* the slot table (holds this lock) */
 
 byte in_r, in_w;                  /* ghost: inside the critical section */
 byte wgen;                        /* ghost: writers that got in or gave up */
+bool r1got;                       /* ghost: reader 1 got in (-DDEP) */
 
 inline lk_lock() { atomic { !lk -> lk = 1 } }
 inline lk_unlock() { lk = 0 }
@@ -331,7 +343,14 @@ rgot:
 			assert(!flagged || wgen != gsnap);
 			in_r++; assert(in_w == 0);
 			flagged = 0; gsnap = 0; lr = 0; lw = 0; lt = 0; lb = 0; timedout = 0
+#ifdef DEP
+			if :: me == 1 -> r1got = 1 :: else fi
+#endif
 		}
+#ifdef DEP
+		/* reader 0 may hold the lock until reader 1 has got in */
+		if :: me == 0 -> (r1got) :: skip fi;
+#endif
 progress_r:
 		in_r--;
 		/* unlock: the thread's own record says slot or lock word */
@@ -357,8 +376,9 @@ rdone:
 
 proctype writer(byte me; bool timed)
 {
-	byte lr; bool lw, lt, lb, timedout, pr, pw; byte j, v, it;
+	byte lr; bool lw, lt, lb, timedout, pr, pw; byte j, k, v, it;
 	for (it : 1 .. ITER) {
+wtop:
 		atomic {
 			if
 			:: !wrl && nrd == 0 -> wrl = 1; bias = 0; goto wgot
@@ -414,19 +434,36 @@ wretry:
 		fi;
 wgot:
 #if defined(BIAS) && !defined(BUG_NOWAIT)
-		/* revocation: wait for every slot that may hold the lock */
+		/* revocation: wait for every slot that may hold the lock;
+		 * the default kinds wait for a held slot only after giving
+		 * the lock word back (k: that slot + 1), then start over */
 		if
 		:: slots ->
 			for (j : 0 .. NR - 1) {
 				if
 				:: atomic { !slot[j] -> skip }
+#if defined(WF) || defined(BUG_LOCKEDWAIT)
 				:: atomic { timed && slot[j] -> timedout = 1 }
+#else
+				:: atomic { slot[j] -> k = j + 1 }
+#endif
 				fi;
-				if :: timedout -> break :: else fi
+				if :: timedout || k -> break :: else fi
 			}
 			j = 0;
 			if
 			:: timedout -> wgen++; wrelease(); goto wdone
+			:: k ->
+				wrelease();
+				atomic { lr = 0; lw = 0; lt = 0; lb = 0 };
+				if
+				:: atomic { !slot[k - 1] -> k = 0 }
+				:: atomic { timed && slot[k - 1] -> k = 0; timedout = 1 }
+				fi;
+				if
+				:: timedout -> wgen++; goto wdone
+				:: else -> goto wtop
+				fi
 			:: else -> slots = 0
 			fi
 		:: else
