@@ -174,6 +174,9 @@ int __nptl_dl_stack_prot(void);
  * It holds malloc's tcache and arena, which a reused descriptor keeps.  */
 void __nptl_tls_init_layout(void);
 void __nptl_tls_reinit(struct pthread *pd);
+/* A user-stack thread's descriptor is cached without a DTV (tls.c).  */
+void __nptl_tls_drop(struct pthread *pd);
+bool __nptl_tls_renew(struct pthread *pd);
 size_t __nptl_tls_static_size(size_t *align);
 /* Free a dead thread's TLS later, outside a thread exit (tls.c), then
  * free what was put off so; the creation, join and detach paths call the

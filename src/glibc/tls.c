@@ -86,6 +86,32 @@ void __nptl_tls_reinit(struct pthread *pd)
 	memcpy(blk, save, libc_tls_size);
 }
 
+/* A descriptor whose thread ran on a user stack goes into the cache
+ * without its DTV and dynamic TLS blocks: glibc frees them when such a
+ * thread is joined, and a program that checks with mtrace that its
+ * joined threads left nothing allocated (glibc's tst-stack3) must find
+ * nothing under libnptl either.  The next thread on the descriptor gets
+ * a DTV again from __nptl_tls_renew, which keeps libc's block as
+ * __nptl_tls_reinit does.  Only a joiner or detacher drops it: an
+ * exiting thread may not free (see the top), nor orphan its own DTV,
+ * which it may still read until its last instruction.  */
+void __nptl_tls_drop(struct pthread *pd)
+{
+	_dl_deallocate_tls(pd, false);
+	pd->header.dtv = NULL;
+}
+
+bool __nptl_tls_renew(struct pthread *pd)
+{
+	char save[256];
+	char *blk = (char *)pd - libc_tls_off;
+	memcpy(save, blk, libc_tls_size);
+	if (_dl_allocate_tls(pd) == NULL)
+		return false;
+	memcpy(blk, save, libc_tls_size);
+	return true;
+}
+
 /* Dead threads' DTVs, linked through slot 0 (see the top).  */
 _Static_assert(offsetof(struct pthread, header.dtv) ==
 		       offsetof(union glibc_dtv, pointer.to_free),

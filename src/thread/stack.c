@@ -584,7 +584,9 @@ static void bury(struct nptl_ext *e, bool exiting)
 {
 	while (e) {
 		struct nptl_ext *next = e->next;
-		if (exiting)
+		if (!ext_pd(e)->header.dtv)
+			;       /* dropped at its join (tls.c) */
+		else if (exiting)
 			__nptl_tls_orphan(ext_pd(e));
 		else
 			_dl_deallocate_tls(ext_pd(e), false);
@@ -674,8 +676,18 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 	if (pd && is_fresh) {
 		if (!tls_give(pd, err, why))
 			return NULL;
-	} else if (pd) {
+	} else if (pd && pd->header.dtv) {
 		__nptl_tls_reinit(pd);
+	} else if (pd) {
+		if (!__nptl_tls_renew(pd)) {
+			stack_lock();
+			cache_add_locked(nptl_ext(pd));
+			stack_unlock();
+			*err = EAGAIN;
+			why->step = NPTL_CREATE_TLS;
+			why->kerr = ENOMEM;
+			return NULL;
+		}
 	} else {
 		/* A refusal for want of memory (RLIMIT_AS, max_map_count,
 		 * malloc under RLIMIT_AS) empties the cache and the spare
@@ -813,6 +825,8 @@ static void release(struct pthread *pd, bool was_live)
 	bool exiting = pd == nptl_self();   /* a detached thread's own exit */
 	if (!exiting)
 		__nptl_tls_free_orphans();
+	if (!exiting && pd->user_stack && pd->header.dtv)
+		__nptl_tls_drop(pd);
 	stack_lock();
 	if (was_live) {
 		list_del(e);
