@@ -26,14 +26,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "t.h"
+#include "rw-inside.h"
 
 #define NWRITERS 2
 #define ROUNDS 1000             /* per kind, */
 #define SECONDS 0.5             /* or this long, whichever comes first */
 
 static pthread_rwlock_t *lock;
-static int readers, writers;    /* inside the lock */
-static long violations, writes;
+static long writes;
 static int stop, quit, hold, parked;
 static int prime_us;            /* A's read loop this round, writers parked */
 static int round_no;
@@ -78,20 +78,6 @@ static void wait_sem(sem_t *s)
 		CHECK(errno == EINTR);
 }
 
-static void enter_read(void)
-{
-	__atomic_add_fetch(&readers, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&writers, __ATOMIC_SEQ_CST) != 0)
-		__atomic_add_fetch(&violations, 1, __ATOMIC_RELAXED);
-}
-
-static void leave_read(void)
-{
-	if (__atomic_load_n(&writers, __ATOMIC_SEQ_CST) != 0)
-		__atomic_add_fetch(&violations, 1, __ATOMIC_RELAXED);
-	__atomic_sub_fetch(&readers, 1, __ATOMIC_SEQ_CST);
-}
-
 /* Write-locks as fast as it can, except while `hold` parks it.  */
 static void *writer(void *arg)
 {
@@ -105,15 +91,7 @@ static void *writer(void *arg)
 			continue;
 		}
 		CHECK0(pthread_rwlock_wrlock(lock));
-		if (__atomic_add_fetch(&writers, 1, __ATOMIC_SEQ_CST) != 1 ||
-		    __atomic_load_n(&readers, __ATOMIC_SEQ_CST) != 0)
-			__atomic_add_fetch(&violations, 1, __ATOMIC_RELAXED);
-		for (volatile int i = 0; i < 20; i++)
-			;
-		if (__atomic_load_n(&readers, __ATOMIC_SEQ_CST) != 0 ||
-		    __atomic_load_n(&writers, __ATOMIC_SEQ_CST) != 1)
-			__atomic_add_fetch(&violations, 1, __ATOMIC_RELAXED);
-		__atomic_sub_fetch(&writers, 1, __ATOMIC_SEQ_CST);
+		rw_check_write();
 		CHECK0(pthread_rwlock_unlock(lock));
 		__atomic_add_fetch(&writes, 1, __ATOMIC_RELAXED);
 	}
@@ -134,16 +112,16 @@ static void *reader_a(void *arg)
 			double end = now() + prime_us / 1e6;
 			do {
 				CHECK0(pthread_rwlock_rdlock(lock));
-				enter_read();
-				leave_read();
+				rw_enter_read();
+				rw_leave_read();
 				CHECK0(pthread_rwlock_unlock(lock));
 			} while (now() < end);
 		}
 		CHECK0(pthread_rwlock_rdlock(lock));
-		enter_read();
+		rw_enter_read();
 		sem_post(&a_holds);
 		wait_sem(&b_in);
-		leave_read();
+		rw_leave_read();
 		CHECK0(pthread_rwlock_unlock(lock));
 		sem_post(&done);
 	}
@@ -159,10 +137,10 @@ static void *reader_b(void *arg)
 		if (__atomic_load_n(&quit, __ATOMIC_ACQUIRE))
 			break;
 		CHECK0(pthread_rwlock_rdlock(lock));
-		enter_read();
-		CHECK(__atomic_load_n(&readers, __ATOMIC_SEQ_CST) >= 2);
+		rw_enter_read();
+		CHECK(__atomic_load_n(&rw_readers, __ATOMIC_SEQ_CST) >= 2);
 		sem_post(&b_in);
-		leave_read();
+		rw_leave_read();
 		CHECK0(pthread_rwlock_unlock(lock));
 		sem_post(&done);
 	}
@@ -215,7 +193,7 @@ static void run(pthread_rwlock_t *l, const char *name)
 		CHECK0(pthread_join(w[i], NULL));
 	CHECK0(pthread_join(a, NULL));
 	CHECK0(pthread_join(b, NULL));
-	CHECK(violations == 0);
+	CHECK(rw_violations == 0);
 	CHECK(writes > 0);
 	/* Nothing leaked: the lock is free.  */
 	CHECK0(pthread_rwlock_trywrlock(l));

@@ -8,37 +8,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "t.h"
+#include "rw-inside.h"
 
 #define NTHREADS 6
 static pthread_rwlock_t lock;
-static int readers, writers;
 static volatile int stop;
-static long ops[NTHREADS], violations;
-
-static void check_read(void)
-{
-	__atomic_add_fetch(&readers, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&writers, __ATOMIC_SEQ_CST) != 0)
-		__atomic_add_fetch(&violations, 1, __ATOMIC_RELAXED);
-	for (volatile int i = 0; i < 20; i++)
-		;
-	if (__atomic_load_n(&writers, __ATOMIC_SEQ_CST) != 0)
-		__atomic_add_fetch(&violations, 1, __ATOMIC_RELAXED);
-	__atomic_sub_fetch(&readers, 1, __ATOMIC_SEQ_CST);
-}
-
-static void check_write(void)
-{
-	if (__atomic_add_fetch(&writers, 1, __ATOMIC_SEQ_CST) != 1 ||
-	    __atomic_load_n(&readers, __ATOMIC_SEQ_CST) != 0)
-		__atomic_add_fetch(&violations, 1, __ATOMIC_RELAXED);
-	for (volatile int i = 0; i < 20; i++)
-		;
-	if (__atomic_load_n(&readers, __ATOMIC_SEQ_CST) != 0 ||
-	    __atomic_load_n(&writers, __ATOMIC_SEQ_CST) != 1)
-		__atomic_add_fetch(&violations, 1, __ATOMIC_RELAXED);
-	__atomic_sub_fetch(&writers, 1, __ATOMIC_SEQ_CST);
-}
+static long ops[NTHREADS];
 
 static void *worker(void *arg)
 {
@@ -52,14 +27,14 @@ static void *worker(void *arg)
 		switch (op) {
 		case 0: case 1: case 2:
 			CHECK0(pthread_rwlock_rdlock(&lock));
-			check_read();
+			rw_check_read();
 			break;
 		case 3:
 			r = pthread_rwlock_tryrdlock(&lock);
 			CHECK(r == 0 || r == EBUSY);
 			if (r)
 				continue;
-			check_read();
+			rw_check_read();
 			break;
 		case 4:
 			ts = t_soon(CLOCK_MONOTONIC, 50);
@@ -67,18 +42,18 @@ static void *worker(void *arg)
 			CHECK(r == 0 || r == ETIMEDOUT);
 			if (r)
 				continue;
-			check_read();
+			rw_check_read();
 			break;
 		case 5: case 6:
 			CHECK0(pthread_rwlock_wrlock(&lock));
-			check_write();
+			rw_check_write();
 			break;
 		case 7:
 			r = pthread_rwlock_trywrlock(&lock);
 			CHECK(r == 0 || r == EBUSY);
 			if (r)
 				continue;
-			check_write();
+			rw_check_write();
 			break;
 		case 8:
 			ts = t_soon(CLOCK_REALTIME, 30);
@@ -86,7 +61,7 @@ static void *worker(void *arg)
 			CHECK(r == 0 || r == ETIMEDOUT);
 			if (r)
 				continue;
-			check_write();
+			rw_check_write();
 			break;
 		default:
 			ts = t_soon(CLOCK_REALTIME, 40);
@@ -94,7 +69,7 @@ static void *worker(void *arg)
 			CHECK(r == 0 || r == ETIMEDOUT);
 			if (r)
 				continue;
-			check_read();
+			rw_check_read();
 			break;
 		}
 		CHECK0(pthread_rwlock_unlock(&lock));
@@ -127,7 +102,7 @@ static void run(int kind, double secs)
 		/* Every thread made progress.  */
 		CHECK(ops[i] > 0);
 	}
-	CHECK(violations == 0);
+	CHECK(rw_violations == 0);
 	/* Quiescent: the lock is free.  */
 	CHECK0(pthread_rwlock_trywrlock(&lock));
 	CHECK0(pthread_rwlock_unlock(&lock));
