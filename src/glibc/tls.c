@@ -70,6 +70,22 @@ size_t __nptl_tls_static_size(size_t *align)
 	return (size + al - 1) & ~(al - 1);
 }
 
+/* Initialises pd's TLS blocks from their images, making its DTV first if
+ * `dtv` (ld.so's _dl_allocate_tls), but keeps libc's block (see the
+ * top).  NULL if malloc failed.  */
+static void *init_keeping_libc(struct pthread *pd, bool dtv)
+{
+	char save[256];
+	char *blk = (char *)pd - libc_tls_off;
+	memcpy(save, blk, libc_tls_size);
+	/* The flag's meaning changed between releases (builds.c).  */
+	void *r = dtv ? _dl_allocate_tls(pd) :
+		  _dl_allocate_tls_init(pd, __nptl_glibc->tls_init_new_thread);
+	if (r)
+		memcpy(blk, save, libc_tls_size);
+	return r;
+}
+
 void __nptl_tls_reinit(struct pthread *pd)
 {
 	union glibc_dtv *dtv = pd->header.dtv;
@@ -77,13 +93,7 @@ void __nptl_tls_reinit(struct pthread *pd)
 	for (size_t i = 0; i < n; i++)
 		free(dtv[1 + i].pointer.to_free);
 	memset(dtv, 0, (n + 1) * sizeof(*dtv));
-
-	char save[256];
-	char *blk = (char *)pd - libc_tls_off;
-	memcpy(save, blk, libc_tls_size);
-	/* The flag's meaning changed between releases (builds.c).  */
-	_dl_allocate_tls_init(pd, __nptl_glibc->tls_init_new_thread);
-	memcpy(blk, save, libc_tls_size);
+	init_keeping_libc(pd, false);
 }
 
 /* A descriptor whose thread ran on a user stack goes into the cache
@@ -103,13 +113,7 @@ void __nptl_tls_drop(struct pthread *pd)
 
 bool __nptl_tls_renew(struct pthread *pd)
 {
-	char save[256];
-	char *blk = (char *)pd - libc_tls_off;
-	memcpy(save, blk, libc_tls_size);
-	if (_dl_allocate_tls(pd) == NULL)
-		return false;
-	memcpy(blk, save, libc_tls_size);
-	return true;
+	return init_keeping_libc(pd, true) != NULL;
 }
 
 /* Dead threads' DTVs, linked through slot 0 (see the top).  */

@@ -405,20 +405,35 @@ static struct pthread *carve(char *map, size_t size, size_t stack_size,
 	return pd;
 }
 
-/* glibc's TLS for a descriptor that never had it (a new mapping).  On
- * failure (malloc) the descriptor goes back to the fresh list and the
- * creation's error is set.  */
+static void cache_add_locked(struct nptl_ext *e)
+{
+	list_add(&cache, e);
+	cache_bytes += e->map_size;
+}
+
+/* A descriptor's TLS could not be made (malloc): it goes back to the
+ * cache or the fresh list, where it came from, and the creation's error
+ * is set.  */
+static bool tls_refused(struct pthread *pd, bool cached, int *err,
+			struct nptl_create_why *why)
+{
+	stack_lock();
+	if (cached)
+		cache_add_locked(nptl_ext(pd));
+	else
+		list_add(&fresh, nptl_ext(pd));
+	stack_unlock();
+	*err = EAGAIN;
+	why->step = NPTL_CREATE_TLS;
+	why->kerr = ENOMEM;   /* all that can fail in it is malloc */
+	return false;
+}
+
+/* glibc's TLS for a descriptor that never had it (a new mapping).  */
 static bool tls_give(struct pthread *pd, int *err, struct nptl_create_why *why)
 {
-	if (_dl_allocate_tls(pd) == NULL) {
-		stack_lock();
-		list_add(&fresh, nptl_ext(pd));
-		stack_unlock();
-		*err = EAGAIN;
-		why->step = NPTL_CREATE_TLS;
-		why->kerr = ENOMEM;   /* all that can fail in it is malloc */
-		return false;
-	}
+	if (_dl_allocate_tls(pd) == NULL)
+		return tls_refused(pd, false, err, why);
 	struct nptl_ext *e = nptl_ext(pd);
 	pd->header.tcb = pd;
 	pd->header.self = pd;
@@ -530,12 +545,6 @@ static struct nptl_ext *trim_locked(size_t bound)
 		e = prev;
 	}
 	return out;
-}
-
-static void cache_add_locked(struct nptl_ext *e)
-{
-	list_add(&cache, e);
-	cache_bytes += e->map_size;
 }
 
 /* munmap a set of mappings in as few calls as their addresses allow.  */
@@ -680,12 +689,7 @@ struct pthread *__nptl_stack_get(size_t stack_size, size_t guard,
 		__nptl_tls_reinit(pd);
 	} else if (pd) {
 		if (!__nptl_tls_renew(pd)) {
-			stack_lock();
-			cache_add_locked(nptl_ext(pd));
-			stack_unlock();
-			*err = EAGAIN;
-			why->step = NPTL_CREATE_TLS;
-			why->kerr = ENOMEM;
+			tls_refused(pd, true, err, why);
 			return NULL;
 		}
 	} else {
