@@ -158,10 +158,11 @@
  * writers lose at most about 1/(BIAS_N + 1) of their time to revocation,
  * and a lock that sees writes all the time stays on the lock word.  A
  * writer that gives the lock word back to wait for a slot counts only
- * its scans and spins, not that wait, which holds nobody back: counted,
- * a reader preempted in its slot (more threads than cores) kept the
- * lock off the bias for nine times the wait for it to run again, and
- * 4 readers and a writer on 2 CPUs read at 0.55x the rate.  A
+ * its scans and spins, not that wait, which holds nobody back, and does
+ * not hold the bias off while it waits.  A reader preempted in its slot
+ * (more threads than cores) makes that wait a scheduler slice long:
+ * with the bias held off during it, 4 readers and a writer on 2 CPUs
+ * read at 0.55x the rate, and at 0.2x with the wait counted too.  A
  * fresh lock (inhibit 0) turns biased at its first read.  The clock is
  * the CPU's tick counter (nptl_arch_ticks), not clock_gettime: only
  * ticks are compared with ticks, and at 10 % writes two clock_gettime
