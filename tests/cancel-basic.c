@@ -27,6 +27,7 @@ static void push_order(void *arg)
 }
 
 static int pipefd[2];
+static volatile pid_t blocker;   /* the thread about to block (t_wait_asleep) */
 
 static void *lifo_thread(void *arg)
 {
@@ -35,6 +36,7 @@ static void *lifo_thread(void *arg)
 	pthread_cleanup_push(push_order, (void *)2);
 	pthread_cleanup_push(push_order, (void *)3);
 	char c;
+	blocker = t_tid();
 	(void)!read(pipefd[0], &c, 1);   /* blocks: nothing is ever written */
 	pthread_cleanup_pop(0);
 	pthread_cleanup_pop(0);
@@ -48,8 +50,9 @@ static void test_lifo(void)
 	void *res;
 	norder = 0;
 	CHECK0(pipe(pipefd));
+	blocker = 0;
 	CHECK0(pthread_create(&t, NULL, lifo_thread, NULL));
-	usleep(50000);
+	t_wait_asleep(&blocker);
 	CHECK0(pthread_cancel(t));
 	CHECK0(pthread_join(t, &res));
 	CHECK(res == PTHREAD_CANCELED);
@@ -217,6 +220,7 @@ static void *fgets_thread(void *arg)
 	(void)arg;
 	char buf[16];
 	pthread_cleanup_push(note_fgets, NULL);
+	blocker = t_tid();
 	(void)!fgets(buf, sizeof(buf), fp);
 	pthread_cleanup_pop(0);
 	return NULL;
@@ -230,8 +234,9 @@ static void test_glibc_point(void)
 	CHECK0(pipe(p));
 	fp = fdopen(p[0], "r");
 	fgets_cleanup = 0;
+	blocker = 0;
 	CHECK0(pthread_create(&t, NULL, fgets_thread, NULL));
-	usleep(50000);
+	t_wait_asleep(&blocker);
 	CHECK0(pthread_cancel(t));
 	CHECK0(pthread_join(t, &res));
 	CHECK(res == PTHREAD_CANCELED);
@@ -252,6 +257,7 @@ static void *blocked_thread(void *arg)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	char c;
+	blocker = t_tid();
 	(void)!read(pipefd[0], &c, 1);
 	return NULL;
 }
@@ -261,8 +267,9 @@ static void test_sigmask(void)
 	pthread_t t;
 	void *res;
 	CHECK0(pipe(pipefd));
+	blocker = 0;
 	CHECK0(pthread_create(&t, NULL, blocked_thread, NULL));
-	usleep(50000);
+	t_wait_asleep(&blocker);
 	CHECK0(pthread_cancel(t));
 	CHECK0(pthread_join(t, &res));
 	CHECK(res == PTHREAD_CANCELED);

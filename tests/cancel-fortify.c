@@ -44,6 +44,7 @@ static volatile int rdonly = O_RDONLY, creat_flags = O_RDWR | O_CREAT,
 static int empty_pipe[2], full_pipe[2], sock[2], filefd = -1;
 static char path[64];
 static volatile int returned, cleaned, stage;
+static volatile pid_t blocker;   /* blocked_thread's tid (t_wait_asleep) */
 
 static void cleanup(void *arg)
 {
@@ -87,6 +88,7 @@ static void *blocked_thread(void *arg)
 {
 	struct point *p = arg;
 	pthread_cleanup_push(cleanup, NULL);
+	blocker = t_tid();
 	stage = 1;
 	p->call();
 	returned = 1;
@@ -114,11 +116,12 @@ static void run(struct point *p, bool blocked)
 	pthread_t t;
 	void *res = NULL;
 	returned = cleaned = stage = 0;
+	blocker = 0;
 	CHECK0(pthread_create(&t, NULL, blocked ? blocked_thread : pending_thread, p));
 	while (stage != 1)
 		usleep(1000);
 	if (blocked)
-		usleep(30000);   /* let it block */
+		t_wait_asleep(&blocker);
 	CHECK0(pthread_cancel(t));
 	stage = 2;
 	CHECK0(pthread_join(t, &res));

@@ -42,6 +42,7 @@ static void *map;
 static sigset_t usr1;
 
 static volatile int returned, cleaned, stage;
+static volatile pid_t blocker;   /* blocked_thread's tid (t_wait_asleep) */
 
 static void cleanup(void *arg)
 {
@@ -199,6 +200,7 @@ static void *blocked_thread(void *arg)
 {
 	struct point *p = arg;
 	pthread_cleanup_push(cleanup, NULL);
+	blocker = t_tid();
 	stage = 1;
 	p->call();
 	returned = 1;
@@ -226,11 +228,12 @@ static void run(struct point *p, bool blocked)
 	pthread_t t;
 	void *res = NULL;
 	returned = cleaned = stage = 0;
+	blocker = 0;
 	CHECK0(pthread_create(&t, NULL, blocked ? blocked_thread : pending_thread, p));
 	while (stage != 1)
 		usleep(1000);
 	if (blocked)
-		usleep(30000);   /* let it block */
+		t_wait_asleep(&blocker);
 	CHECK0(pthread_cancel(t));
 	stage = 2;
 	CHECK0(pthread_join(t, &res));

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <dlfcn.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 static int t_failures;
 
@@ -79,8 +81,7 @@ static inline int t_done(void)
 	}
 	return 0;
 }
-/* A "Key:   N kB" line of /proc/self/status (VmSize, VmRSS...), in kB;
- * -1 when there is none.  */
+
 /* How many tasks (threads) the process has now.  */
 static inline int t_tasks(void)
 {
@@ -94,6 +95,8 @@ static inline int t_tasks(void)
 	return n;
 }
 
+/* A "Key:   N kB" line of /proc/self/status (VmSize, VmRSS...), in kB;
+ * -1 when there is none.  */
 static inline long t_status_kib(const char *key)
 {
 	FILE *f = fopen("/proc/self/status", "r");
@@ -108,4 +111,36 @@ static inline long t_status_kib(const char *key)
 	return v;
 }
 
+/* The calling thread's kernel tid, for t_wait_asleep.  */
+static inline pid_t t_tid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/* Wait until the thread whose tid is in *tid sleeps in the kernel (state
+ * S or D in /proc/self/task/TID/stat).  The thread stores t_tid() there
+ * right before the call that must block; so a test that then cancels or
+ * signals it acts on a thread blocked in that call, however slow the
+ * machine, instead of on one that has not got there yet.  */
+static inline void t_wait_asleep(volatile pid_t *tid)
+{
+	for (int i = 0; i < 20000; i++) {       /* 20 s */
+		pid_t t = *tid;
+		if (t > 0) {
+			char path[64], buf[512];
+			snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)t);
+			FILE *f = fopen(path, "r");
+			size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+			if (f)
+				fclose(f);
+			buf[n] = 0;
+			char *p = strrchr(buf, ')');
+			if (p && p[1] == ' ' && (p[2] == 'S' || p[2] == 'D'))
+				return;
+		}
+		struct timespec ms = { 0, 1000000 };
+		nanosleep(&ms, NULL);
+	}
+	FATAL("thread %d never blocked", (int)*tid);
+}
 #endif
