@@ -100,28 +100,13 @@ static pid_t waiter(int slot, int write)
 /* Wait until a process sleeps (state S), i.e. is blocked in the lock.  */
 static void wait_sleeping(pid_t pid)
 {
-	char path[64], buf[512];
+	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	for (int i = 0; i < 5000; i++) {
-		FILE *f = fopen(path, "r");
-		if (f) {
-			size_t n = fread(buf, 1, sizeof buf - 1, f);
-			fclose(f);
-			buf[n] = 0;
-			char *p = strrchr(buf, ')');
-			if (p && p[1] == ' ' && p[2] == 'S') {
-				usleep(20000); /* settle: past any spinning */
-				p = NULL;
-				f = fopen(path, "r");
-				if (f) {
-					n = fread(buf, 1, sizeof buf - 1, f);
-					fclose(f);
-					buf[n] = 0;
-					p = strrchr(buf, ')');
-				}
-				if (p && p[2] == 'S')
-					return;
-			}
+		if (t_proc_state(path) == 'S') {
+			usleep(20000); /* settle: past any spinning */
+			if (t_proc_state(path) == 'S')
+				return;
 		}
 		usleep(1000);
 	}

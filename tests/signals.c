@@ -100,18 +100,14 @@ static int all_stopped(pid_t pid)
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		char sp[400], buf[512];
+		char sp[400];
 		snprintf(sp, sizeof(sp), "%s/%s/stat", path, e->d_name);
-		FILE *f = fopen(sp, "r");
-		if (!f)
+		char st = t_proc_state(sp);
+		if (!st)
 			continue;
-		if (fgets(buf, sizeof(buf), f)) {
-			char *r = strrchr(buf, ')');
-			n++;
-			if (r && (r[2] == 'T' || r[2] == 't'))
-				stopped++;
-		}
-		fclose(f);
+		n++;
+		if (st == 'T' || st == 't')
+			stopped++;
 	}
 	if (d)
 		closedir(d);

@@ -111,6 +111,20 @@ static inline long t_status_kib(const char *key)
 	return v;
 }
 
+/* The state letter (R, S, D, T...) a /proc/.../stat file shows; 0 when
+ * it cannot be read.  */
+static inline char t_proc_state(const char *path)
+{
+	char buf[512];
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');   /* the name may hold anything */
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
 /* The calling thread's kernel tid, for t_wait_asleep.  */
 static inline pid_t t_tid(void)
 {
@@ -127,15 +141,10 @@ static inline void t_wait_asleep(volatile pid_t *tid)
 	for (int i = 0; i < 20000; i++) {       /* 20 s */
 		pid_t t = *tid;
 		if (t > 0) {
-			char path[64], buf[512];
+			char path[64];
 			snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)t);
-			FILE *f = fopen(path, "r");
-			size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-			if (f)
-				fclose(f);
-			buf[n] = 0;
-			char *p = strrchr(buf, ')');
-			if (p && p[1] == ' ' && (p[2] == 'S' || p[2] == 'D'))
+			char st = t_proc_state(path);
+			if (st == 'S' || st == 'D')
 				return;
 		}
 		struct timespec ms = { 0, 1000000 };
