@@ -31,6 +31,9 @@
  *   rwlock-wP/T          ops/s of T threads on one rwlock, each operation a
  *                        write with probability P per million, else a read
  *                        (rwlock-w0/T: readers only)
+ *   rwlock-wPxW/T        the same with W steps of the generator between
+ *                        operations, outside the lock: a program's own
+ *                        work, which the threads can do in parallel
  *   barrier/T            rounds/s of T threads on one barrier
  *   create-join/T        threads/s: T threads each creating and joining a
  *                        thread in a loop
@@ -499,6 +502,7 @@ static pthread_rwlock_t rwlock = PTHREAD_RWLOCK_INITIALIZER;
 static long rw_a, rw_b;		/* equal whenever the lock is free */
 static int rw_readers;		/* workers [0, rw_readers) read */
 static unsigned long rw_write_ppm;	/* rwlock-wP: writes per million ops */
+static unsigned long rw_work;		/* rwlock-wPxW: W */
 
 static void *rwlock_worker(void *arg)
 {
@@ -537,9 +541,11 @@ static void *rwlock_mixed_worker(void *arg)
 
 	await_go();
 	while (!stopped()) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		for (unsigned long i = 0; i <= rw_work; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+		}
 		if (x % 1000000 < rw_write_ppm) {
 			MUST(pthread_rwlock_wrlock(&rwlock));
 			rw_a++;
@@ -702,7 +708,7 @@ static void create_join(const char *row, int n)
 static const char *const grid_kinds[] = {
 	"mutex", "cond-textbook", "cond-pingpong", "sem-pingpong",
 	"rwlock-w0", "rwlock-w1000", "rwlock-w100000", "rwlock-w500000",
-	"barrier", "create-join",
+	"rwlock-w100000x100", "barrier", "create-join",
 };
 
 /* KIND/T: a grid row (bench/run-grid).  Returns 0 if ROW is not one. */
@@ -727,7 +733,10 @@ static int grid_row(const char *row)
 		sem_pingpong(row, pairs);
 	else if (!strncmp(row, "rwlock-w", 8) && len > 8) {
 		unsigned long ppm = strtoul(row + 8, &end, 10);
-		if (end != slash || ppm > 1000000)
+		rw_work = 0;
+		if (*end == 'x' && end[1] >= '0' && end[1] <= '9')
+			rw_work = strtoul(end + 1, &end, 10);
+		if (end != slash || ppm > 1000000 || rw_work > 1000000)
 			usage();
 		rwlock_mixed(row, (int)t, ppm);
 	} else if (!strncmp(row, "barrier", len) && len == 7)

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Random rwlock operations from many threads on both kinds; invariant,
  * checked by counters inside the critical sections: a writer is alone,
- * readers never overlap a writer.  Argument: seconds per kind (default
+ * readers never overlap a writer.  Then the saturated shape: threads
+ * that do nothing but rdlock/wrlock back to back (1 in 10 a write), more
+ * of them than CPUs, where libnptl's hot threads nap before they queue;
+ * each must still make progress.  Argument: seconds per kind (default
  * 0.5), for long runs: tests/rwlock-stress 60  */
 #include <pthread.h>
 #include <stdint.h>
@@ -10,7 +13,7 @@
 #include "t.h"
 #include "rw-inside.h"
 
-#define NTHREADS 6
+#define NTHREADS 8              /* the most run() starts */
 static pthread_rwlock_t lock;
 static volatile int stop;
 static long ops[NTHREADS];
@@ -80,7 +83,27 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static void run(int kind, double secs)
+/* Blocking calls only, no yield, no work outside the lock.  */
+static void *tight_worker(void *arg)
+{
+	long id = (long)(intptr_t)arg;
+	unsigned seed = (unsigned)id * 2654435761u + 1;
+	while (!stop) {
+		seed = seed * 1103515245 + 12345;
+		if ((seed >> 16) % 10 == 0) {
+			CHECK0(pthread_rwlock_wrlock(&lock));
+			rw_check_write();
+		} else {
+			CHECK0(pthread_rwlock_rdlock(&lock));
+			rw_check_read();
+		}
+		CHECK0(pthread_rwlock_unlock(&lock));
+		ops[id]++;
+	}
+	return NULL;
+}
+
+static void run(int kind, double secs, void *(*fn)(void *), int n)
 {
 	pthread_rwlockattr_t a;
 	pthread_rwlockattr_init(&a);
@@ -89,14 +112,14 @@ static void run(int kind, double secs)
 	pthread_rwlockattr_destroy(&a);
 	stop = 0;
 	pthread_t t[NTHREADS];
-	for (long i = 0; i < NTHREADS; i++) {
+	for (long i = 0; i < n; i++) {
 		ops[i] = 0;
-		CHECK0(pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i));
+		CHECK0(pthread_create(&t[i], NULL, fn, (void *)(intptr_t)i));
 	}
 	usleep((useconds_t)(secs * 1e6));
 	stop = 1;
 	long total = 0;
-	for (int i = 0; i < NTHREADS; i++) {
+	for (int i = 0; i < n; i++) {
 		CHECK0(pthread_join(t[i], NULL));
 		total += ops[i];
 		/* Every thread made progress.  */
@@ -114,7 +137,9 @@ static void run(int kind, double secs)
 int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 0.5;
-	run(PTHREAD_RWLOCK_PREFER_READER_NP, secs);
-	run(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP, secs);
+	run(PTHREAD_RWLOCK_PREFER_READER_NP, secs, worker, 6);
+	run(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP, secs, worker, 6);
+	run(PTHREAD_RWLOCK_PREFER_READER_NP, secs / 2, tight_worker, NTHREADS);
+	run(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP, secs / 2, tight_worker, NTHREADS);
 	return t_done();
 }
