@@ -21,6 +21,8 @@
  *
  * and the many-core grid (bench/run-grid), each at any thread count T:
  *   mutex/T              lock+unlock/s, T threads on one mutex
+ *   mutex-xW/T           the same with W steps of a generator between
+ *                        operations, outside the lock
  *   cond-textbook/T      round trips/s of T/2 pairs written the way most
  *                        programs are: one condvar per pair, a predicate
  *                        loop, lock and unlock every round, signal under
@@ -223,14 +225,24 @@ static void mutex_uncontended(const char *row)
 	report(row, (t1 - t0) * 1e9 / ops, "ns/op", 1, ops, t1 - t0, NULL);
 }
 
-/* A tiny critical section: one increment of a shared counter. */
+static unsigned long mutex_work;	/* mutex-xW: W */
+
+/* A tiny critical section: one increment of a shared counter; for
+ * mutex-xW/T, W steps of a generator before it, outside the lock. */
 static void *mutex_worker(void *arg)
 {
 	struct worker *w = arg;
+	uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(w->id + 1);
 	long ops = 0;
 
 	await_go();
 	while (!stopped()) {
+		for (unsigned long i = 0; i < mutex_work; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+		}
+		w->arg = (void *)(uintptr_t)x;
 		MUST(pthread_mutex_lock(&mutex));
 		mutex_count++;
 		MUST(pthread_mutex_unlock(&mutex));
@@ -706,7 +718,7 @@ static void create_join(const char *row, int n)
 /* ------------------------------------------------------------------- rows */
 
 static const char *const grid_kinds[] = {
-	"mutex", "cond-textbook", "cond-pingpong", "sem-pingpong",
+	"mutex", "mutex-x100", "cond-textbook", "cond-pingpong", "sem-pingpong",
 	"rwlock-w0", "rwlock-w1000", "rwlock-w100000", "rwlock-w500000",
 	"rwlock-w100000x100", "barrier", "create-join",
 };
@@ -725,6 +737,12 @@ static int grid_row(const char *row)
 	int pairs = t / 2 > 0 ? (int)t / 2 : 1;
 	if (!strncmp(row, "mutex", len) && len == 5)
 		mutex_contended(row, (int)t);
+	else if (!strncmp(row, "mutex-x", 7) && len > 7) {
+		mutex_work = strtoul(row + 7, &end, 10);
+		if (end != slash || mutex_work > 1000000)
+			usage();
+		mutex_contended(row, (int)t);
+	}
 	else if (!strncmp(row, "cond-textbook", len) && len == 13)
 		cond_textbook(row, pairs);
 	else if (!strncmp(row, "cond-pingpong", len) && len == 13)
