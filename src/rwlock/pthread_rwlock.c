@@ -191,34 +191,41 @@
  * the lock word meanwhile).
  *
  * Saturation (concurrency restriction, after Dice and Kogan, "Avoiding
- * Scalability Collapse by Restricting Concurrency", Euro-Par 2019).
- * When the lock is taken back to back by more threads than it needs to
- * stay busy, every extra thread only moves the lock word's cache line
- * between CPUs: 4 threads at 10 % writes on 2 CPUs did 9 M operations/s
- * where one thread alone does 40 M, and glibc, whose waiters sleep at
- * their first conflict, 28 M.  So a thread whose conflicts (the lock word
- * refused it: a writer inside, or for a writer any holder) come close
- * together -- HOT_GAP or fewer of its own lock-word acquisitions apart,
- * HOT_RUN times in a row -- steps aside at its next conflict, before it
- * spins and queues as above: it naps CR_NAP, twice that at the next hot
- * conflict, and so on up to CR_DOUBLINGS doublings, while the others keep
- * the lock busy and its line on fewer CPUs.  A conflict that comes after
- * more than HOT_GAP free acquisitions ends the run; a thread coming back
- * from a nap that soon conflicts again naps longer, which is what keeps
- * the surplus threads off the CPUs (with one fixed nap, 16 threads on 2
- * CPUs made 67 k context switches/s against glibc's 8 k).  The nap is
- * only a delay before the usual judgement: it touches no shared state
- * (the counters are the thread's own, in rw_self, over all its rwlocks),
- * so it changes none of the protocol above (the model already lets any
- * thread pause anywhere), and a napping thread delays nobody but itself:
- * it holds nothing and is counted nowhere.  Not for trylock and the timed
- * variants, whose callers asked for an answer or a deadline, nor with one
- * CPU, where no thread spins.  The costs: a hot thread's own latency (up
- * to CR_NAP << CR_DOUBLINGS, plus timer slack, per acquisition), and
- * parallel work lost where the lock is hot but its threads also work
- * outside it (bench/sync rwlock-w100000x100/2: 0.7x the rate without
- * naps, 1.4x glibc's).  Sampling how busy the lock is before napping
- * (16 loads) won some of that back and lost the 16-thread rows.
+ * Scalability Collapse by Restricting Concurrency", Euro-Par 2019).  When
+ * the lock is taken back to back by more threads than it needs to stay
+ * busy, every extra thread only moves the lock word's cache line between
+ * CPUs: 4 threads at 10 % writes on 2 CPUs did 9 M operations/s where one
+ * thread alone does 40 M, and glibc, whose waiters sleep at their first
+ * conflict, 28 M.  So a reader whose conflicts (the lock word refused it:
+ * a writer inside, or one queued with writer preference) come close
+ * together -- HOT_GAP or fewer of its own lock-word acquisitions (reads
+ * and writes) apart, HOT_RUN times in a row -- steps aside at its next
+ * conflict, before it spins and queues as above: it naps CR_NAP, twice
+ * that at the next hot conflict, and so on up to CR_DOUBLINGS doublings,
+ * while the others keep the lock busy and its line on fewer CPUs.  A
+ * conflict that comes after more than HOT_GAP free acquisitions ends the
+ * run; a reader coming back from a nap that soon conflicts again naps
+ * longer, which is what keeps the surplus threads off the CPUs (with one
+ * fixed nap, 16 threads on 2 CPUs made 67 k context switches/s against
+ * glibc's 8 k).  Writers never nap: a writer among readers is not surplus
+ * -- no other thread does its work while it sleeps -- and with reader
+ * preference it is already the one held back; with naps for writers too,
+ * one writer among 4 readers on 2 CPUs (bench/sync rwlock-read-4-writer)
+ * fell to 34 and 3,620 writes/s in 2 of 16 runs, where without them it
+ * stays at tens of thousands or more (both builds, like glibc, have rare
+ * runs where readers starve it outright).  The nap is only a delay before
+ * the usual judgement: it touches no shared state (the counters are the
+ * thread's own, in rw_self, over all its rwlocks), so it changes none of
+ * the protocol above (the model already lets any thread pause anywhere),
+ * and a napping thread delays nobody but itself: it holds nothing and is
+ * counted nowhere.  Not for trylock and the timed variants, whose callers
+ * asked for an answer or a deadline, nor with one CPU, where no thread
+ * spins.  The costs: a hot thread's own latency (up to CR_NAP <<
+ * CR_DOUBLINGS, plus timer slack, per acquisition), and parallel work lost
+ * where the lock is hot but its threads also work outside it (bench/sync
+ * rwlock-w100000x100/2: about 0.75x the rate without naps, 1.6x
+ * glibc's).  Sampling how busy the lock is before napping (16 loads) won
+ * some of that back and lost the 16-thread rows.
  *
  * Process-shared locks (`shared` set at init, glibc's __shared) follow
  * none of this: every entry point hands them to glibc's own protocol
@@ -662,7 +669,7 @@ static inline bool rdlock_fast(struct nptl_rwlock *rw)
 	return false;
 }
 
-/* A conflict on the lock word: nap if this thread is hot (see
+/* A reader's conflict on the lock word: nap if this thread is hot (see
  * "Saturation" at the top).  Only a delay: the caller judges the lock
  * afresh after it.  */
 static __attribute__((noinline)) void conflict(bool try, const struct timespec *abs)
@@ -893,7 +900,6 @@ again:
 	 * not: the waiters are someone's to wake when it is released.  Its
 	 * CAS clears BIAS; with writer preference, so does its arrival.  */
 	int spin = try || !nptl_spin_pays() ? 0 : NPTL_SPIN_RWLOCK;
-	bool conflicted = false;
 	for (;;) {
 		if ((s & ~free_bits) == 0) {
 			if (cas_sc(&rw->state, &s, (s & NPTL_RW_WAITERS) |
@@ -906,12 +912,6 @@ again:
 		if ((s & NPTL_RW_BIAS) && writer_first(rw)) {
 			if (cas_sc(&rw->state, &s, s & ~NPTL_RW_BIAS))
 				s &= ~NPTL_RW_BIAS;
-			continue;
-		}
-		if (!conflicted) {
-			conflicted = true;
-			conflict(try, abs);
-			s = load(&rw->state);
 			continue;
 		}
 		if (spin-- <= 0)
