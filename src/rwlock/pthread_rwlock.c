@@ -196,36 +196,43 @@
  * busy, every extra thread only moves the lock word's cache line between
  * CPUs: 4 threads at 10 % writes on 2 CPUs did 9 M operations/s where one
  * thread alone does 40 M, and glibc, whose waiters sleep at their first
- * conflict, 28 M.  So a reader whose conflicts (the lock word refused it:
- * a writer inside, or one queued with writer preference) come close
- * together -- HOT_GAP or fewer of its own lock-word acquisitions (reads
- * and writes) apart, HOT_RUN times in a row -- steps aside at its next
- * conflict, before it spins and queues as above: it naps CR_NAP, twice
- * that at the next hot conflict, and so on up to CR_DOUBLINGS doublings,
- * while the others keep the lock busy and its line on fewer CPUs.  A
- * conflict that comes after more than HOT_GAP free acquisitions ends the
- * run; a reader coming back from a nap that soon conflicts again naps
- * longer, which is what keeps the surplus threads off the CPUs (with one
- * fixed nap, 16 threads on 2 CPUs made 67 k context switches/s against
- * glibc's 8 k).  Writers never nap: a writer among readers is not surplus
- * -- no other thread does its work while it sleeps -- and with reader
- * preference it is already the one held back; with naps for writers too,
- * one writer among 4 readers on 2 CPUs (bench/sync rwlock-read-4-writer)
- * fell to 34 and 3,620 writes/s in 2 of 16 runs, where without them it
- * stays at tens of thousands or more (both builds, like glibc, have rare
- * runs where readers starve it outright).  The nap is only a delay before
- * the usual judgement: it touches no shared state (the counters are the
- * thread's own, in rw_self, over all its rwlocks), so it changes none of
- * the protocol above (the model already lets any thread pause anywhere),
- * and a napping thread delays nobody but itself: it holds nothing and is
- * counted nowhere.  Not for trylock and the timed variants, whose callers
- * asked for an answer or a deadline, nor with one CPU, where no thread
- * spins.  The costs: a hot thread's own latency (up to CR_NAP <<
+ * conflict, 28 M.  So a reader whose conflicts (the lock word refused it: a
+ * writer inside, or one queued with writer preference) come close together
+ * -- HOT_GAP or fewer of its own lock-word acquisitions (reads and writes)
+ * and at most HOT_TICKS apart, HOT_RUN times in a row -- steps aside at
+ * its next conflict, before it spins and queues as above: it naps CR_NAP,
+ * twice that at the next hot conflict, and so on up to CR_DOUBLINGS
+ * doublings, while the others keep the lock busy and its line on fewer
+ * CPUs.  A conflict that comes after more than HOT_GAP free acquisitions,
+ * or later than HOT_TICKS (the nap not counted), ends the run; a reader
+ * coming back from a nap that soon conflicts again naps longer, which is
+ * what keeps the surplus threads off the CPUs (with one fixed nap, 16
+ * threads on 2 CPUs made 67 k context switches/s against glibc's 8 k).  The
+ * ticks keep the naps from a thread that does something else between its
+ * reads, such as a request loop's thread reading a table that workers
+ * hammer: without them, such a reader (one read every 200 us, 2 or 4
+ * threads hammering on 2 CPUs) waited 890-980 us at the 99th percentile,
+ * glibc 42-50 us; with them 7-28 us.  Writers never nap: a writer among
+ * readers is not surplus -- no other thread does its work while it sleeps
+ * -- and with reader preference it is already the one held back; with naps
+ * for writers too, one writer among 4 readers on 2 CPUs (bench/sync
+ * rwlock-read-4-writer) fell to 34 and 3,620 writes/s in 2 of 16 runs,
+ * where without them it stays at tens of thousands or more (both builds,
+ * like glibc, have rare runs where readers starve it outright).  The nap is
+ * only a delay before the usual judgement: it touches no shared state (the
+ * counters are the thread's own, in rw_self, over all its rwlocks), so it
+ * changes none of the protocol above (the model already lets any thread
+ * pause anywhere), and a napping thread delays nobody but itself: it holds
+ * nothing and is counted nowhere.  Not for trylock and the timed variants,
+ * whose callers asked for an answer or a deadline, nor with one CPU, where
+ * no thread spins.  The costs: a hot thread's own latency (up to CR_NAP <<
  * CR_DOUBLINGS, plus timer slack, per acquisition), and parallel work lost
  * where the lock is hot but its threads also work outside it (bench/sync
- * rwlock-w100000x100/2: about 0.75x the rate without naps, 1.6x
+ * rwlock-w100000x100/2: about 0.7x the rate without naps, 1.2-1.9x
  * glibc's).  Sampling how busy the lock is before napping (16 loads) won
- * some of that back and lost the 16-thread rows.
+ * some of that back and lost the 16-thread rows (tried while writers
+ * napped too).  With 8 threads per CPU it is not enough: 16 threads at
+ * 10 % writes on 2 CPUs do 12 M/s, glibc 28 M.
  *
  * Process-shared locks (`shared` set at init, glibc's __shared) follow
  * none of this: every entry point hands them to glibc's own protocol
@@ -247,6 +254,7 @@
 #define NAP_MIN 2000            /* then naps, ns, */
 #define NAP_MAX 1000000         /* doubling up to this */
 #define HOT_GAP 8               /* a conflict this few acquisitions after */
+#define HOT_TICKS 100000        /* and this few ticks (43 us at 2.3 GHz) */
 #define HOT_RUN 3               /* the last, so many times: saturated */
 #define CR_NAP 50000            /* ns a surplus thread steps aside, */
 #define CR_DOUBLINGS 4          /* doubling while it stays hot, so often */
@@ -272,6 +280,7 @@ static __thread struct rw_self {
 	unsigned int acq;               /* lock-word acquisitions */
 	unsigned int acq_conflict;      /* acq at our last conflict */
 	unsigned int hot;               /* conflicts in a row, HOT_GAP apart */
+	unsigned long t_conflict;       /* nptl_arch_ticks() at the last */
 	struct rw_held held[LINE_SLOTS];
 } rw_self __attribute__((tls_model("initial-exec")));
 
@@ -677,7 +686,10 @@ static __attribute__((noinline)) void conflict(bool try, const struct timespec *
 	struct rw_self *me = &rw_self;
 	unsigned int gap = me->acq - me->acq_conflict;
 	me->acq_conflict = me->acq;
-	me->hot = gap <= HOT_GAP ? me->hot + 1 : 0;
+	unsigned long now = nptl_arch_ticks();
+	bool soon = now - me->t_conflict <= HOT_TICKS;
+	me->t_conflict = now;
+	me->hot = gap <= HOT_GAP && soon ? me->hot + 1 : 0;
 	if (me->hot < HOT_RUN || try || abs || !nptl_spin_pays())
 		return;
 	unsigned int k = me->hot - HOT_RUN;
@@ -685,6 +697,7 @@ static __attribute__((noinline)) void conflict(bool try, const struct timespec *
 		k = CR_DOUBLINGS;
 	struct timespec ts = { 0, (long)CR_NAP << k };
 	nptl_sys2(SYS_nanosleep, &ts, NULL);
+	me->t_conflict = nptl_arch_ticks();     /* the nap is not a gap */
 }
 
 /* After the fast path: spin briefly while a writer is inside, then queue.  */
