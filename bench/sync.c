@@ -16,6 +16,10 @@
  *   sem-pingpong         round trips/s, 2 threads and 2 semaphores
  *   rwlock-read-1, -2, -4  rdlock+unlock/s with N readers
  *   rwlock-read-4-writer total ops/s of 4 readers + 1 writer (writer=: its own)
+ *   rwlock-reader-p99    microseconds (lower is better) that a thread
+ *                        reading once every 200 us waits for its rdlock,
+ *                        99th percentile, while 4 threads take the lock
+ *                        back to back with 10 % writes (p50=, max=)
  *   barrier-2, -4        rounds/s of N threads on one barrier
  *   cond-pingpong-8pairs total round trips/s of 8 independent pairs
  *
@@ -596,6 +600,60 @@ static void rwlock_mixed(const char *row, int n, unsigned long ppm)
 	report(row, SUM_OPS(0, n) / secs, "ops/s", n, SUM_OPS(0, n), secs, extra);
 }
 
+/* rwlock-reader-p99: workers 0-3 as rwlock-w100000/4, worker 4 reads
+ * once every 200 us and times each rdlock. */
+#define LAT_MAX 100000
+static double lat_us[LAT_MAX];
+static long lat_n;
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void *rwlock_lat_worker(void *arg)
+{
+	struct worker *w = arg;
+	if (w->id < 4)
+		return rwlock_mixed_worker(arg);
+	await_go();
+	while (!stopped() && lat_n < LAT_MAX) {
+		struct timespec ts = { 0, 200000 };
+		nanosleep(&ts, NULL);
+		double t0 = now();
+		MUST(pthread_rwlock_rdlock(&rwlock));
+		double t1 = now();
+		w->bad += rw_a != rw_b;
+		MUST(pthread_rwlock_unlock(&rwlock));
+		lat_us[lat_n++] = (t1 - t0) * 1e6;
+	}
+	w->ops = lat_n;
+	w->arg = (void *)0L;	/* no writes */
+	return NULL;
+}
+
+static void rwlock_reader_p99(const char *row)
+{
+	long writes = 0;
+
+	rw_write_ppm = 100000;
+	double secs = run_workers(5, rwlock_lat_worker);
+	for (int i = 0; i < 5; i++)
+		writes += (long)workers[i].arg;
+	if (SUM_BAD(0, 5) || rw_a != writes || rw_b != writes || lat_n < 10) {
+		fprintf(stderr, "sync: %s: a reader saw a writer's half-done "
+			"update, writes were lost, or under 10 samples\n", row);
+		exit(1);
+	}
+	qsort(lat_us, (size_t)lat_n, sizeof lat_us[0], cmp_double);
+	char extra[96];
+	snprintf(extra, sizeof extra, "\tp50=%.1f\tmax=%.1f\tsamples=%ld",
+		 lat_us[lat_n / 2], lat_us[lat_n - 1], lat_n);
+	report(row, lat_us[lat_n * 99 / 100], "us", 5, SUM_OPS(0, 5), secs,
+	       extra);
+}
+
 static void rwlock_read(const char *row, int readers, int writers)
 {
 	char extra[64] = "";
@@ -770,7 +828,7 @@ static const char *const rows[] = {
 	"mutex-uncontended", "mutex-2", "mutex-4", "mutex-8",
 	"cond-pingpong", "sem-pingpong",
 	"rwlock-read-1", "rwlock-read-2", "rwlock-read-4",
-	"rwlock-read-4-writer", "barrier-2", "barrier-4",
+	"rwlock-read-4-writer", "rwlock-reader-p99", "barrier-2", "barrier-4",
 	"cond-pingpong-8pairs",
 };
 
@@ -826,6 +884,8 @@ int main(int argc, char **argv)
 		rwlock_read(row, 4, 0);
 	else if (!strcmp(row, "rwlock-read-4-writer"))
 		rwlock_read(row, 4, 1);
+	else if (!strcmp(row, "rwlock-reader-p99"))
+		rwlock_reader_p99(row);
 	else if (!strcmp(row, "barrier-2"))
 		barrier_rounds(row, 2);
 	else if (!strcmp(row, "barrier-4"))
