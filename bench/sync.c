@@ -246,13 +246,13 @@ static void *mutex_worker(void *arg)
 			x ^= x >> 7;
 			x ^= x << 17;
 		}
-		w->arg = (void *)(uintptr_t)x;
 		MUST(pthread_mutex_lock(&mutex));
 		mutex_count++;
 		MUST(pthread_mutex_unlock(&mutex));
 		ops++;
 	}
 	w->ops = ops;
+	w->arg = (void *)(uintptr_t)x;	/* keeps the work from being dropped */
 	return NULL;
 }
 

@@ -3,7 +3,7 @@
  * checked by counters inside the critical sections: a writer is alone,
  * readers never overlap a writer.  Then the saturated shape: threads
  * that do nothing but rdlock/wrlock back to back (1 in 10 a write), more
- * of them than CPUs, where libnptl's hot threads nap before they queue;
+ * of them than CPUs, where libnptl's hot readers nap before they queue;
  * each must still make progress.  Argument: seconds per kind (default
  * 0.5), for long runs: tests/rwlock-stress 60  */
 #include <pthread.h>

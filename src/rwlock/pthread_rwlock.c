@@ -681,7 +681,7 @@ static inline bool rdlock_fast(struct nptl_rwlock *rw)
 /* A reader's conflict on the lock word: nap if this thread is hot (see
  * "Saturation" at the top).  Only a delay: the caller judges the lock
  * afresh after it.  */
-static __attribute__((noinline)) void conflict(bool try, const struct timespec *abs)
+static __attribute__((noinline)) void conflict(const struct timespec *abs)
 {
 	struct rw_self *me = &rw_self;
 	unsigned int gap = me->acq - me->acq_conflict;
@@ -690,7 +690,7 @@ static __attribute__((noinline)) void conflict(bool try, const struct timespec *
 	bool soon = now - me->t_conflict <= HOT_TICKS;
 	me->t_conflict = now;
 	me->hot = gap <= HOT_GAP && soon ? me->hot + 1 : 0;
-	if (me->hot < HOT_RUN || try || abs || !nptl_spin_pays())
+	if (me->hot < HOT_RUN || abs || !nptl_spin_pays())
 		return;
 	unsigned int k = me->hot - HOT_RUN;
 	if (k > CR_DOUBLINGS)
@@ -706,7 +706,8 @@ static __attribute__((noinline)) int rdlock(pthread_rwlock_t *lock, bool try,
 					    const struct timespec *abs)
 {
 	struct nptl_rwlock *rw = rwl(lock);
-	conflict(try, abs);
+	if (!try)       /* trylock's slow path, not necessarily a conflict */
+		conflict(abs);
 	unsigned int s = load(&rw->state);
 
 	/* Then a brief spin while a writer is inside.  */
