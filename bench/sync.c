@@ -229,6 +229,18 @@ static void mutex_uncontended(const char *row)
 	report(row, (t1 - t0) * 1e9 / ops, "ns/op", 1, ops, t1 - t0, NULL);
 }
 
+/* STEPS steps of a xorshift generator: the rows' per-thread randomness
+ * and their work outside the lock; it costs the same in both builds. */
+static uint64_t xorshift(uint64_t x, unsigned long steps)
+{
+	for (unsigned long i = 0; i < steps; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+	}
+	return x;
+}
+
 static unsigned long mutex_work;	/* mutex-xW: W */
 
 /* A tiny critical section: one increment of a shared counter; for
@@ -241,11 +253,7 @@ static void *mutex_worker(void *arg)
 
 	await_go();
 	while (!stopped()) {
-		for (unsigned long i = 0; i < mutex_work; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-		}
+		x = xorshift(x, mutex_work);
 		MUST(pthread_mutex_lock(&mutex));
 		mutex_count++;
 		MUST(pthread_mutex_unlock(&mutex));
@@ -557,11 +565,7 @@ static void *rwlock_mixed_worker(void *arg)
 
 	await_go();
 	while (!stopped()) {
-		for (unsigned long i = 0; i <= rw_work; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-		}
+		x = xorshift(x, 1 + rw_work);	/* the choice, then the work */
 		if (x % 1000000 < rw_write_ppm) {
 			MUST(pthread_rwlock_wrlock(&rwlock));
 			rw_a++;
@@ -581,12 +585,12 @@ static void *rwlock_mixed_worker(void *arg)
 	return NULL;
 }
 
-static void rwlock_mixed(const char *row, int n, unsigned long ppm)
+/* After n rwlock_mixed_workers (or a row that runs some): the writes they
+ * counted, exit 1 if a reader saw a half-done write or writes were lost. */
+static long mixed_writes_checked(const char *row, int n)
 {
 	long writes = 0;
 
-	rw_write_ppm = ppm;
-	double secs = run_workers(n, rwlock_mixed_worker);
 	for (int i = 0; i < n; i++)
 		writes += (long)workers[i].arg;
 	if (SUM_BAD(0, n) || rw_a != writes || rw_b != writes) {
@@ -595,6 +599,14 @@ static void rwlock_mixed(const char *row, int n, unsigned long ppm)
 			SUM_BAD(0, n));
 		exit(1);
 	}
+	return writes;
+}
+
+static void rwlock_mixed(const char *row, int n, unsigned long ppm)
+{
+	rw_write_ppm = ppm;
+	double secs = run_workers(n, rwlock_mixed_worker);
+	long writes = mixed_writes_checked(row, n);
 	char extra[64];
 	snprintf(extra, sizeof extra, "\twrites=%ld", writes);
 	report(row, SUM_OPS(0, n) / secs, "ops/s", n, SUM_OPS(0, n), secs, extra);
@@ -635,15 +647,11 @@ static void *rwlock_lat_worker(void *arg)
 
 static void rwlock_reader_p99(const char *row)
 {
-	long writes = 0;
-
 	rw_write_ppm = 100000;
 	double secs = run_workers(5, rwlock_lat_worker);
-	for (int i = 0; i < 5; i++)
-		writes += (long)workers[i].arg;
-	if (SUM_BAD(0, 5) || rw_a != writes || rw_b != writes || lat_n < 10) {
-		fprintf(stderr, "sync: %s: a reader saw a writer's half-done "
-			"update, writes were lost, or under 10 samples\n", row);
+	mixed_writes_checked(row, 5);
+	if (lat_n < 10) {
+		fprintf(stderr, "sync: %s: %ld samples, under 10\n", row, lat_n);
 		exit(1);
 	}
 	qsort(lat_us, (size_t)lat_n, sizeof lat_us[0], cmp_double);
