@@ -12,6 +12,12 @@
  * Rows:
  *   mutex-uncontended    ns per lock+unlock, one thread (lower is better)
  *   mutex-2, -4, -8      lock+unlock/s, N threads on one mutex
+ *   mutex-p99            microseconds (lower is better) that a thread
+ *                        locking once every 200 us waits for the mutex,
+ *                        99th percentile, while 4 threads take it back to
+ *                        back (p50=, max=)
+ *   mutex-spinpass, mutex-pipepass  mutex-spinpass/2 and mutex-pipepass/2
+ *                        of the grid below: one pair
  *   cond-pingpong        round trips/s, 2 threads alternating on a predicate
  *   sem-pingpong         round trips/s, 2 threads and 2 semaphores
  *   rwlock-read-1, -2, -4  rdlock+unlock/s with N readers
@@ -27,6 +33,10 @@
  *   mutex/T              lock+unlock/s, T threads on one mutex
  *   mutex-xW/T           the same with W steps of a generator between
  *                        operations, outside the lock
+ *   mutex-spinpass/T     round trips/s of T/2 pairs that pass a turn by a
+ *                        spinning wait on a flag and take their mutex
+ *                        every move, passing the turn while they hold it
+ *   mutex-pipepass/T     the same, the turn passed through a pipe
  *   cond-textbook/T      round trips/s of T/2 pairs written the way most
  *                        programs are: one condvar per pair, a predicate
  *                        loop, lock and unlock every round, signal under
@@ -54,6 +64,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -276,6 +287,124 @@ static void mutex_contended(const char *row, int n)
 		exit(1);
 	}
 	report(row, ops / secs, "ops/s", n, ops, secs, NULL);
+}
+
+/* Pairs that pass a turn back and forth by other means than the mutex,
+ * a spinning wait on a flag (mutex-spinpass) or a pipe (mutex-pipepass),
+ * and take the pair's mutex every turn: they pass the turn on while they
+ * hold it and do some work before they unlock, so the other side's lock
+ * finds it taken, round after round.  Two threads handing work to each
+ * other, not a crowd of threads: a library that parks the loser for long
+ * makes every round wait. */
+struct pass_pair {
+	pthread_mutex_t m;
+	int turn;		/* spinpass: whose move, 0 or 1 */
+	int done;		/* spinpass: side 0 ended the game */
+	int fd[2][2];		/* pipepass: fd[i] carries the moves to side i */
+	long moves[2];		/* under m */
+} __attribute__((aligned(64)));
+
+static struct pass_pair pass_pairs[MAX_THREADS / 2];
+static int pass_by_pipe;
+static unsigned long pass_work;	/* generator steps under the lock */
+
+/* Wait for our move; false when the game is over. */
+static int pass_await(struct pass_pair *p, int me)
+{
+	if (pass_by_pipe) {
+		char c;
+		ssize_t r;
+		while ((r = read(p->fd[me][0], &c, 1)) == -1 && errno == EINTR)
+			;
+		if (r != 1)
+			die("read", r ? errno : EPIPE);
+		return c != 'q';
+	}
+	for (unsigned n = 1; __atomic_load_n(&p->turn, __ATOMIC_ACQUIRE) != me; n++)
+		if (n % 128 == 0)
+			sched_yield();	/* the pairs may outnumber the CPUs */
+	return !__atomic_load_n(&p->done, __ATOMIC_RELAXED);
+}
+
+static void pass_give(struct pass_pair *p, int to, int quit)
+{
+	if (pass_by_pipe) {
+		char c = quit ? 'q' : 'm';
+		if (write(p->fd[to][1], &c, 1) != 1)
+			die("write", errno);
+		return;
+	}
+	if (quit)
+		__atomic_store_n(&p->done, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->turn, to, __ATOMIC_RELEASE);
+}
+
+/* Workers 2i and 2i+1 are pair i; side 0 moves first and ends the game. */
+static void *pass_worker(void *arg)
+{
+	struct worker *w = arg;
+	struct pass_pair *p = &pass_pairs[w->id / 2];
+	int me = w->id % 2;
+	uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(w->id + 1);
+	long moves = 0;
+
+	await_go();
+	while (pass_await(p, me)) {
+		if (me == 0 && stopped()) {
+			pass_give(p, 1, 1);
+			break;
+		}
+		MUST(pthread_mutex_lock(&p->m));
+		p->moves[me]++;
+		pass_give(p, !me, 0);
+		x = xorshift(x, pass_work);
+		MUST(pthread_mutex_unlock(&p->m));
+		moves++;
+	}
+	w->ops = moves;
+	w->arg = (void *)(uintptr_t)x;
+	return NULL;
+}
+
+static void mutex_pass(const char *row, int pairs, int by_pipe)
+{
+	long trips = 0;
+	double secs;
+
+	pass_by_pipe = by_pipe;
+	/* A pipe wakes its reader in microseconds: the work under the lock
+	 * has to outlast that for the reader's lock to find it taken. */
+	pass_work = by_pipe ? 2000 : 50;
+	for (int i = 0; i < pairs; i++) {
+		struct pass_pair *p = &pass_pairs[i];
+		MUST(pthread_mutex_init(&p->m, NULL));
+		p->turn = p->done = 0;
+		p->moves[0] = p->moves[1] = 0;
+		if (by_pipe) {
+			char c = 'm';
+			if (pipe(p->fd[0]) || pipe(p->fd[1]))
+				die("pipe", errno);
+			if (write(p->fd[0][1], &c, 1) != 1)
+				die("write", errno);
+		}
+	}
+	secs = run_workers(2 * pairs, pass_worker);
+	for (int i = 0; i < pairs; i++) {
+		struct pass_pair *p = &pass_pairs[i];
+		long a = workers[2 * i].ops, b = workers[2 * i + 1].ops;
+		/* Strict alternation, side 0 first. */
+		if (a != p->moves[0] || b != p->moves[1] || (a != b && a != b + 1)) {
+			fprintf(stderr, "sync: %s: pair %d: %ld and %ld moves\n",
+				row, i, a, b);
+			exit(1);
+		}
+		trips += b;
+		if (by_pipe)
+			for (int k = 0; k < 4; k++)
+				close(p->fd[k / 2][k % 2]);
+	}
+	report(row, trips / secs, "roundtrips/s", 2 * pairs, trips, secs,
+	       NULL);
 }
 
 /* ---------------------------------------------------------------- condvar */
@@ -624,32 +753,43 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void *rwlock_lat_worker(void *arg)
+/* The sampling thread of the p99 rows: once every 200 us, the wait for
+ * the lock, from before visit(w) to the time visit returns, which it
+ * reads as soon as it holds the lock.  */
+static void lat_samples(struct worker *w, double (*visit)(struct worker *))
 {
-	struct worker *w = arg;
-	if (w->id < 4)
-		return rwlock_mixed_worker(arg);
 	await_go();
 	while (!stopped() && lat_n < LAT_MAX) {
 		struct timespec ts = { 0, 200000 };
 		nanosleep(&ts, NULL);
 		double t0 = now();
-		MUST(pthread_rwlock_rdlock(&rwlock));
-		double t1 = now();
-		w->bad += rw_a != rw_b;
-		MUST(pthread_rwlock_unlock(&rwlock));
-		lat_us[lat_n++] = (t1 - t0) * 1e6;
+		lat_us[lat_n++] = (visit(w) - t0) * 1e6;
 	}
 	w->ops = lat_n;
+}
+
+static double rwlock_visit(struct worker *w)
+{
+	MUST(pthread_rwlock_rdlock(&rwlock));
+	double t = now();
+	w->bad += rw_a != rw_b;
+	MUST(pthread_rwlock_unlock(&rwlock));
+	return t;
+}
+
+static void *rwlock_lat_worker(void *arg)
+{
+	struct worker *w = arg;
+	if (w->id < 4)
+		return rwlock_mixed_worker(arg);
+	lat_samples(w, rwlock_visit);
 	w->arg = (void *)0L;	/* no writes */
 	return NULL;
 }
 
-static void rwlock_reader_p99(const char *row)
+/* The 99th percentile of lat_us as the row's value, with p50 and max.  */
+static void report_p99(const char *row, int threads, double secs)
 {
-	rw_write_ppm = 100000;
-	double secs = run_workers(5, rwlock_lat_worker);
-	mixed_writes_checked(row, 5);
 	if (lat_n < 10) {
 		fprintf(stderr, "sync: %s: %ld samples, under 10\n", row, lat_n);
 		exit(1);
@@ -658,8 +798,48 @@ static void rwlock_reader_p99(const char *row)
 	char extra[96];
 	snprintf(extra, sizeof extra, "\tp50=%.1f\tmax=%.1f\tsamples=%ld",
 		 lat_us[lat_n / 2], lat_us[lat_n - 1], lat_n);
-	report(row, lat_us[lat_n * 99 / 100], "us", 5, SUM_OPS(0, 5), secs,
-	       extra);
+	report(row, lat_us[lat_n * 99 / 100], "us", threads,
+	       SUM_OPS(0, threads), secs, extra);
+}
+
+static void rwlock_reader_p99(const char *row)
+{
+	rw_write_ppm = 100000;
+	double secs = run_workers(5, rwlock_lat_worker);
+	mixed_writes_checked(row, 5);
+	report_p99(row, 5, secs);
+}
+
+/* mutex-p99: the same shape on a mutex: 4 threads take it back to back,
+ * the fifth once every 200 us.  */
+static double mutex_visit(struct worker *w)
+{
+	(void)w;
+	MUST(pthread_mutex_lock(&mutex));
+	double t = now();
+	mutex_count++;
+	MUST(pthread_mutex_unlock(&mutex));
+	return t;
+}
+
+static void *mutex_lat_worker(void *arg)
+{
+	struct worker *w = arg;
+	if (w->id < 4)
+		return mutex_worker(arg);
+	lat_samples(w, mutex_visit);
+	return NULL;
+}
+
+static void mutex_p99(const char *row)
+{
+	double secs = run_workers(5, mutex_lat_worker);
+	if (mutex_count != SUM_OPS(0, 5)) {
+		fprintf(stderr, "sync: %s: count %ld != %ld ops: exclusion "
+			"broken\n", row, mutex_count, SUM_OPS(0, 5));
+		exit(1);
+	}
+	report_p99(row, 5, secs);
 }
 
 static void rwlock_read(const char *row, int readers, int writers)
@@ -784,7 +964,8 @@ static void create_join(const char *row, int n)
 /* ------------------------------------------------------------------- rows */
 
 static const char *const grid_kinds[] = {
-	"mutex", "mutex-x100", "cond-textbook", "cond-pingpong", "sem-pingpong",
+	"mutex", "mutex-x100", "mutex-spinpass", "cond-textbook",
+	"cond-pingpong", "sem-pingpong",
 	"rwlock-w0", "rwlock-w1000", "rwlock-w100000", "rwlock-w500000",
 	"rwlock-w100000x100", "barrier", "create-join",
 };
@@ -809,6 +990,10 @@ static int grid_row(const char *row)
 			usage();
 		mutex_contended(row, (int)t);
 	}
+	else if (!strncmp(row, "mutex-spinpass", len) && len == 14)
+		mutex_pass(row, pairs, 0);
+	else if (!strncmp(row, "mutex-pipepass", len) && len == 14)
+		mutex_pass(row, pairs, 1);
 	else if (!strncmp(row, "cond-textbook", len) && len == 13)
 		cond_textbook(row, pairs);
 	else if (!strncmp(row, "cond-pingpong", len) && len == 13)
@@ -833,7 +1018,8 @@ static int grid_row(const char *row)
 }
 
 static const char *const rows[] = {
-	"mutex-uncontended", "mutex-2", "mutex-4", "mutex-8",
+	"mutex-uncontended", "mutex-2", "mutex-4", "mutex-8", "mutex-p99",
+	"mutex-spinpass", "mutex-pipepass",
 	"cond-pingpong", "sem-pingpong",
 	"rwlock-read-1", "rwlock-read-2", "rwlock-read-4",
 	"rwlock-read-4-writer", "rwlock-reader-p99", "barrier-2", "barrier-4",
@@ -894,6 +1080,12 @@ int main(int argc, char **argv)
 		rwlock_read(row, 4, 1);
 	else if (!strcmp(row, "rwlock-reader-p99"))
 		rwlock_reader_p99(row);
+	else if (!strcmp(row, "mutex-p99"))
+		mutex_p99(row);
+	else if (!strcmp(row, "mutex-spinpass"))
+		mutex_pass(row, 1, 0);
+	else if (!strcmp(row, "mutex-pipepass"))
+		mutex_pass(row, 1, 1);
 	else if (!strcmp(row, "barrier-2"))
 		barrier_rounds(row, 2);
 	else if (!strcmp(row, "barrier-4"))
