@@ -275,17 +275,26 @@ static void *mutex_worker(void *arg)
 	return NULL;
 }
 
-static void mutex_contended(const char *row, int n)
+/* The operations of workers [0, n), each of which incremented
+ * mutex_count under the mutex once: exit 1 unless they add up, as the
+ * unprotected increment does only under exclusion. */
+static long mutex_ops_checked(const char *row, int n)
 {
-	double secs = run_workers(n, mutex_worker);
 	long ops = SUM_OPS(0, n);
 
-	/* The unprotected increment comes out exact only under exclusion. */
 	if (mutex_count != ops) {
 		fprintf(stderr, "sync: %s: count %ld != %ld ops: exclusion "
 			"broken\n", row, mutex_count, ops);
 		exit(1);
 	}
+	return ops;
+}
+
+static void mutex_contended(const char *row, int n)
+{
+	double secs = run_workers(n, mutex_worker);
+	long ops = mutex_ops_checked(row, n);
+
 	report(row, ops / secs, "ops/s", n, ops, secs, NULL);
 }
 
@@ -834,11 +843,7 @@ static void *mutex_lat_worker(void *arg)
 static void mutex_p99(const char *row)
 {
 	double secs = run_workers(5, mutex_lat_worker);
-	if (mutex_count != SUM_OPS(0, 5)) {
-		fprintf(stderr, "sync: %s: count %ld != %ld ops: exclusion "
-			"broken\n", row, mutex_count, SUM_OPS(0, 5));
-		exit(1);
-	}
+	mutex_ops_checked(row, 5);
 	report_p99(row, 5, secs);
 }
 
