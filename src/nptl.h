@@ -762,6 +762,77 @@ static inline bool nptl_spin_pays(void)
 {
 	return __nptl_sync_ncpu() > 1;
 }
+
+/* Concurrency restriction's rule, shared by mutex lockers and rwlock
+ * readers ("Saturation" in src/mutex/mutex_lock_common.c and
+ * src/rwlock/pthread_rwlock.c), over all of a thread's locks of the one
+ * family: a conflict (a lock attempt that found the lock taken) close to
+ * the last -- NPTL_HOT_GAP or fewer of the thread's acquisitions and at
+ * most NPTL_HOT_TICKS apart -- NPTL_HOT_RUN times in a row means the lock
+ * has more takers than it can serve, and the thread naps
+ * (__nptl_heat_nap) before it queues.  */
+#define NPTL_HOT_GAP 8          /* a conflict this few acquisitions after */
+#define NPTL_HOT_TICKS 100000   /* and this few ticks (43 us at 2.3 GHz) */
+#define NPTL_HOT_RUN 3          /* the last, so many times: saturated */
+struct nptl_heat {
+	unsigned int acq;               /* acquisitions, fast paths included */
+	unsigned int acq_conflict;      /* acq at the last conflict */
+	unsigned int hot;               /* close conflicts in a row */
+	unsigned long t_conflict;       /* nptl_arch_ticks() at the last */
+};
+/* Count a conflict: is the thread saturated (and is there a CPU for the
+ * others while it naps)?  */
+static inline bool nptl_heat_conflict(struct nptl_heat *h)
+{
+	unsigned int gap = h->acq - h->acq_conflict;
+	h->acq_conflict = h->acq;
+	unsigned long now = nptl_arch_ticks();
+	bool soon = now - h->t_conflict <= NPTL_HOT_TICKS;
+	h->t_conflict = now;
+	h->hot = gap <= NPTL_HOT_GAP && soon ? h->hot + 1 : 0;
+	return h->hot >= NPTL_HOT_RUN && nptl_spin_pays();
+}
+/* src/spin/sync_spin.c: the nap, 50 us doubling while the thread stays
+ * hot, up to 800 us; the time napped is not a gap between conflicts.  */
+void __nptl_heat_nap(struct nptl_heat *h) NPTL_HIDDEN;
+
+/* A thread's record of its conflicts on simple (NORMAL-family) mutexes,
+ * over all of them ("Saturation" in src/mutex/mutex_lock_common.c): hot
+ * threads nap before they queue, and a thread that takes lock after lock
+ * without blocking yields when its unlock wakes a sleeper.  The blocking
+ * primitives (condvar, semaphore, barrier) cool the thread when they
+ * return: it blocked between its locks, so its conflicts were a hand-off,
+ * not surplus.  */
+struct nptl_mutex_heat {
+	struct nptl_heat h;
+	unsigned int own_sleeps;        /* lock waits and naps (ours) */
+	unsigned int acq_rest;          /* acq when it last blocked */
+	unsigned int own_seen;          /* own_sleeps at the last check */
+	unsigned int cold;              /* conflicts to go without naps */
+	unsigned int penalty;           /* naps in a row that were useless */
+	long nvcsw;                     /* voluntary switches then */
+};
+extern __thread struct nptl_mutex_heat __nptl_mutex_heat NPTL_HIDDEN
+	__attribute__((tls_model("initial-exec")));
+static inline void nptl_mutex_cool(void)
+{
+	__nptl_mutex_heat.h.hot = 0;
+	__nptl_mutex_heat.acq_rest = __nptl_mutex_heat.h.acq;
+}
+
+/* After the release of a simple mutex's word, FUTEX_WAKE woke `woken`.
+ * A thread that has taken many locks without blocking gives way: the one
+ * it woke may be queued behind it on its CPU.  */
+#define NPTL_YIELD_STREAK 64
+static inline void nptl_mutex_woke(long woken)
+{
+	struct nptl_mutex_heat *me = &__nptl_mutex_heat;
+	if (woken > 0 && me->h.acq - me->acq_rest > NPTL_YIELD_STREAK) {
+		me->acq_rest = me->h.acq;
+		nptl_sys0(SYS_sched_yield);
+	}
+}
+
 /* Spin budgets, in nptl_arch_pause() iterations, side by side so that
  * they are tuned together.  */
 #define NPTL_SPIN_MUTEX 100     /* a mutex's adaptive spin: glibc's default */

@@ -114,6 +114,7 @@ NPTL_API int __nptl_pthread_barrier_wait(pthread_barrier_t *barrier)
 
 	if (!done) {
 		int budget = 0;
+		nptl_mutex_cool();       /* a hand-off, not a surplus */
 		if (i > cr && count <= (unsigned)__nptl_sync_ncpu()) {
 			budget = __nptl_handoff_budget(&b->spin);
 			cr = spin_wait(b, budget, i, cr);

@@ -8,7 +8,8 @@
  * condvar requeued onto the lock word of a simple mutex must take the lock
  * leaving the word "with waiters" (2), because other requeued waiters may
  * sleep there whom the unlocker must wake; robust and PI words have their
- * own waiter bits and are never requeue targets.
+ * own waiter bits and are never requeue targets.  Either relock cools the
+ * thread (nptl_mutex_cool): it waited between its locks.
  */
 #include "nptl.h"
 
@@ -25,6 +26,7 @@ bool __nptl_mutex_requeue_word(pthread_mutex_t *m, int **word, bool *private)
 
 int __nptl_mutex_lock_requeued(pthread_mutex_t *m)
 {
+	nptl_mutex_cool();
 	return __nptl_mutex_lock_common(m, CLOCK_REALTIME, NULL,
 					NPTL_MUTEX_NO_INCR | NPTL_MUTEX_REQUEUED);
 }
@@ -36,6 +38,7 @@ int __nptl_mutex_unlock_for_wait(pthread_mutex_t *m)
 
 int __nptl_mutex_relock_after_wait(pthread_mutex_t *m)
 {
+	nptl_mutex_cool();
 	return __nptl_mutex_lock_common(m, CLOCK_REALTIME, NULL,
 					NPTL_MUTEX_NO_INCR);
 }

@@ -18,6 +18,7 @@ int __nptl_pthread_mutex_lock(pthread_mutex_t *m)
 				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED), 1)) {
 			m->__data.__owner = nptl_self()->tid;
 			m->__data.__nusers++;
+			__nptl_mutex_heat.h.acq++;
 			return 0;
 		}
 	}

@@ -28,8 +28,8 @@ static int simple_unlock(pthread_mutex_t *m, int type, bool decr)
 	if (decr)
 		m->__data.__nusers--;
 	if (__atomic_exchange_n(&m->__data.__lock, 0, __ATOMIC_RELEASE) > 1)
-		nptl_futex_wake(&m->__data.__lock, 1,
-				!(type & NPTL_MUTEX_PSHARED));
+		nptl_mutex_woke(nptl_futex_wake(&m->__data.__lock, 1,
+						!(type & NPTL_MUTEX_PSHARED)));
 	return 0;
 }
 
@@ -174,7 +174,8 @@ int __nptl_mutex_unlock_usercnt(pthread_mutex_t *m, bool decr)
 /* Out of line, so that the fast path below needs no stack frame.  */
 static __attribute__((noinline)) int wake_one(pthread_mutex_t *m, int kind)
 {
-	nptl_futex_wake(&m->__data.__lock, 1, !(kind & NPTL_MUTEX_PSHARED));
+	nptl_mutex_woke(nptl_futex_wake(&m->__data.__lock, 1,
+					!(kind & NPTL_MUTEX_PSHARED)));
 	return 0;
 }
 

@@ -198,13 +198,13 @@
  * thread alone does 40 M, and glibc, whose waiters sleep at their first
  * conflict, 28 M.  So a reader whose conflicts (the lock word refused it: a
  * writer inside, or one queued with writer preference) come close together
- * -- HOT_GAP or fewer of its own lock-word acquisitions (reads and writes)
- * and at most HOT_TICKS apart, HOT_RUN times in a row -- steps aside at
- * its next conflict, before it spins and queues as above: it naps CR_NAP,
- * twice that at the next hot conflict, and so on up to CR_DOUBLINGS
- * doublings, while the others keep the lock busy and its line on fewer
- * CPUs.  A conflict that comes after more than HOT_GAP free acquisitions,
- * or later than HOT_TICKS (the nap not counted), ends the run; a reader
+ * -- NPTL_HOT_GAP or fewer of its own lock-word acquisitions (reads and
+ * writes) and at most NPTL_HOT_TICKS apart, NPTL_HOT_RUN times in a row --
+ * steps aside at its next conflict, before it spins and queues as above:
+ * it naps 50 us, twice that at the next hot conflict, and so on up to
+ * 800 us, while the others keep the lock busy and its line on fewer CPUs.
+ * A conflict that comes after more than NPTL_HOT_GAP free acquisitions, or
+ * later than NPTL_HOT_TICKS (the nap not counted), ends the run; a reader
  * coming back from a nap that soon conflicts again naps longer, which is
  * what keeps the surplus threads off the CPUs (with one fixed nap, 16
  * threads on 2 CPUs made 67 k context switches/s against glibc's 8 k).  The
@@ -220,19 +220,20 @@
  * where without them it stays at tens of thousands or more (both builds,
  * like glibc, have rare runs where readers starve it outright).  The nap is
  * only a delay before the usual judgement: it touches no shared state (the
- * counters are the thread's own, in rw_self, over all its rwlocks), so it
- * changes none of the protocol above (the model already lets any thread
- * pause anywhere), and a napping thread delays nobody but itself: it holds
- * nothing and is counted nowhere.  Not for trylock and the timed variants,
- * whose callers asked for an answer or a deadline, nor with one CPU, where
- * no thread spins.  The costs: a hot thread's own latency (up to CR_NAP <<
- * CR_DOUBLINGS, plus timer slack, per acquisition), and parallel work lost
- * where the lock is hot but its threads also work outside it (bench/sync
- * rwlock-w100000x100/2: about 0.7x the rate without naps, 1.2-1.9x
- * glibc's).  Sampling how busy the lock is before napping (16 loads) won
- * some of that back and lost the 16-thread rows (tried while writers
- * napped too).  With 8 threads per CPU it is not enough: 16 threads at
- * 10 % writes on 2 CPUs do 12 M/s, glibc 28 M.
+ * counters are the thread's own, in rw_self, over all its rwlocks; the
+ * rule and the nap are the mutex's too: nptl_heat_conflict and
+ * __nptl_heat_nap), so it changes none of the protocol above (the model
+ * already lets any thread pause anywhere), and a napping thread delays
+ * nobody but itself: it holds nothing and is counted nowhere.  Not for
+ * trylock and the timed variants, whose callers asked for an answer or a
+ * deadline, nor with one CPU, where no thread spins.  The costs: a hot
+ * thread's own latency (up to 800 us, plus timer slack, per acquisition),
+ * and parallel work lost where the lock is hot but its threads also work
+ * outside it (bench/sync rwlock-w100000x100/2: about 0.7x the rate without
+ * naps, 1.2-1.9x glibc's).  Sampling how busy the lock is before napping
+ * (16 loads) won some of that back and lost the 16-thread rows (tried
+ * while writers napped too).  With 8 threads per CPU it is not enough:
+ * 16 threads at 10 % writes on 2 CPUs do 12 M/s, glibc 28 M.
  *
  * Process-shared locks (`shared` set at init, glibc's __shared) follow
  * none of this: every entry point hands them to glibc's own protocol
@@ -253,11 +254,6 @@
 #define SLOT_YIELDS 10          /* then yields, */
 #define NAP_MIN 2000            /* then naps, ns, */
 #define NAP_MAX 1000000         /* doubling up to this */
-#define HOT_GAP 8               /* a conflict this few acquisitions after */
-#define HOT_TICKS 100000        /* and this few ticks (43 us at 2.3 GHz) */
-#define HOT_RUN 3               /* the last, so many times: saturated */
-#define CR_NAP 50000            /* ns a surplus thread steps aside, */
-#define CR_DOUBLINGS 4          /* doubling while it stays hot, so often */
 
 /* The table is mapped at the first biased read of the process (take_line),
  * never unmapped: a program that never read-locks pays nothing for it, not
@@ -277,10 +273,7 @@ static __thread struct rw_self {
 	struct nptl_rwlock *plain;      /* last lock we found unbiased */
 	unsigned int nheld;             /* slots with a lock */
 	unsigned int tick;
-	unsigned int acq;               /* lock-word acquisitions */
-	unsigned int acq_conflict;      /* acq at our last conflict */
-	unsigned int hot;               /* conflicts in a row, HOT_GAP apart */
-	unsigned long t_conflict;       /* nptl_arch_ticks() at the last */
+	struct nptl_heat heat;          /* of lock-word acquisitions */
 	struct rw_held held[LINE_SLOTS];
 } rw_self __attribute__((tls_model("initial-exec")));
 
@@ -670,7 +663,7 @@ static inline bool rdlock_fast(struct nptl_rwlock *rw)
 	unsigned int s = __atomic_fetch_add(&rw->state, 1, __ATOMIC_ACQUIRE);
 	if (reader_may_enter(rw, s, false) &&
 	    (s & NPTL_RW_READERS) < NPTL_RW_MAX_READERS) {
-		rw_self.acq++;
+		rw_self.heat.acq++;
 		bias_maybe(rw, s);
 		return true;
 	}
@@ -683,21 +676,8 @@ static inline bool rdlock_fast(struct nptl_rwlock *rw)
  * afresh after it.  */
 static __attribute__((noinline)) void conflict(const struct timespec *abs)
 {
-	struct rw_self *me = &rw_self;
-	unsigned int gap = me->acq - me->acq_conflict;
-	me->acq_conflict = me->acq;
-	unsigned long now = nptl_arch_ticks();
-	bool soon = now - me->t_conflict <= HOT_TICKS;
-	me->t_conflict = now;
-	me->hot = gap <= HOT_GAP && soon ? me->hot + 1 : 0;
-	if (me->hot < HOT_RUN || abs || !nptl_spin_pays())
-		return;
-	unsigned int k = me->hot - HOT_RUN;
-	if (k > CR_DOUBLINGS)
-		k = CR_DOUBLINGS;
-	struct timespec ts = { 0, (long)CR_NAP << k };
-	nptl_sys2(SYS_nanosleep, &ts, NULL);
-	me->t_conflict = nptl_arch_ticks();     /* the nap is not a gap */
+	if (nptl_heat_conflict(&rw_self.heat) && !abs)
+		__nptl_heat_nap(&rw_self.heat);
 }
 
 /* After the fast path: spin briefly while a writer is inside, then queue.  */
@@ -918,7 +898,7 @@ again:
 		if ((s & ~free_bits) == 0) {
 			if (cas_sc(&rw->state, &s, (s & NPTL_RW_WAITERS) |
 						   NPTL_RW_WRLOCKED)) {
-				rw_self.acq++;
+				rw_self.heat.acq++;
 				goto got;
 			}
 			continue;

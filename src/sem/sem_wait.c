@@ -135,6 +135,7 @@ static int sem_wait_common(struct nptl_sem *s, clockid_t clock,
 {
 	if (try_take(s))
 		return 0;
+	nptl_mutex_cool();       /* a hand-off, not a surplus */
 	int budget = nptl_spin_pays() && !nptl_handoff_colocated(&s->waker_cpu)
 			     ? __nptl_handoff_budget(&s->pad) : 0;
 	if (budget && spin_take(s, budget))

@@ -3,9 +3,12 @@
  * How many CPUs this process may use, for the brief spins of every primitive
  * before they sleep: a spinner only helps when the thread it waits for can
  * run at the same time, and it only harms when it takes that thread's CPU.
- * Cached once; a stale value only makes spinning a little less apt.
+ * Cached once; a stale value only makes spinning a little less apt.  And
+ * the nap of a thread that concurrency restriction steps aside (src/nptl.h,
+ * nptl_heat_conflict).
  */
 #include <sched.h>
+#include <time.h>
 #include <unistd.h>
 #include "nptl.h"
 
@@ -25,4 +28,17 @@ int __nptl_sync_ncpu(void)
 		__atomic_store_n(&ncpu, n, __ATOMIC_RELAXED);
 	}
 	return n;
+}
+
+#define CR_NAP 50000            /* ns a surplus thread steps aside, */
+#define CR_DOUBLINGS 4          /* doubling while it stays hot, so often */
+
+void __nptl_heat_nap(struct nptl_heat *h)
+{
+	unsigned int k = h->hot - NPTL_HOT_RUN;
+	if (k > CR_DOUBLINGS)
+		k = CR_DOUBLINGS;
+	struct timespec ts = { 0, (long)CR_NAP << k };
+	nptl_sys2(SYS_nanosleep, &ts, NULL);
+	h->t_conflict = nptl_arch_ticks();
 }
