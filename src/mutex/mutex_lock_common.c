@@ -147,20 +147,21 @@ static bool stays_free(int *w)
 	return true;
 }
 
-/* A conflict on a simple mutex's word w: nap if this thread is hot.  */
-static __attribute__((noinline)) void conflict(int *w)
+/* A conflict on a simple mutex's word w: nap if this thread is hot.
+ * Returns whether it napped.  */
+static __attribute__((noinline)) bool conflict(int *w)
 {
 	struct nptl_mutex_heat *me = &__nptl_mutex_heat;
 	if (!nptl_heat_conflict(&me->h))
-		return;
+		return false;
 	if (me->cold) {
 		me->cold--;
 		me->h.hot = 0;
-		return;
+		return false;
 	}
 	if (blocked_elsewhere(me)) {
 		me->h.hot = 0;
-		return;
+		return false;
 	}
 	__nptl_heat_nap(&me->h);
 	me->own_sleeps++;
@@ -176,6 +177,7 @@ static __attribute__((noinline)) void conflict(int *w)
 	} else {
 		me->penalty = 0;
 	}
+	return true;
 }
 
 /* Spin briefly for a simple lock word.  Only while the word says "locked,
@@ -237,8 +239,7 @@ static int simple_lock(pthread_mutex_t *m, int type, bool private,
 	/* The fast path's CAS has just failed: look before writing again.  */
 	if (load(w) == 0 && cas(w, &zero, 1))
 		return 0;
-	if (!abs && !(flags & NPTL_MUTEX_NO_INCR)) {
-		conflict(w);
+	if (!abs && !(flags & NPTL_MUTEX_NO_INCR) && conflict(w)) {
 		zero = 0;
 		if (load(w) == 0 && cas(w, &zero, 1))
 			return 0;
