@@ -187,7 +187,9 @@ static void test_exited(void)
 	pthread_t t;
 	void *res;
 	CHECK0(pthread_create(&t, NULL, quick_thread, (void *)42));
-	usleep(50000);
+	for (int i = 0; i < 20000 && t_tasks() != 1; i++)   /* until it ended */
+		usleep(1000);
+	CHECK(t_tasks() == 1);
 	CHECK0(pthread_cancel(t));   /* exited, not joined: 0 since 2.34 */
 	CHECK0(pthread_join(t, &res));
 	CHECK(res == (void *)42);
@@ -290,11 +292,38 @@ static void slow_handler(int sig)
 		;
 }
 
+/* Wait until the cancellation signal that pthread_cancel may have sent
+ * thread tid (32, the first real-time signal: glibc's SIGCANCEL and
+ * libnptl's) is no longer pending unblocked: the kernel delivered it, or
+ * the thread holds it blocked.  Whatever its handler does has begun.  */
+static void wait_cancel_signal_taken(pid_t tid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/task/%d/status", (int)tid);
+	for (int i = 0; i < 20000; i++) {       /* 20 s */
+		unsigned long long pnd = 0, blk = 0;
+		char line[256];
+		FILE *f = fopen(path, "r");
+		if (!f)
+			return;         /* the thread is gone */
+		while (fgets(line, sizeof line, f)) {
+			sscanf(line, "SigPnd: %llx", &pnd);
+			sscanf(line, "SigBlk: %llx", &blk);
+		}
+		fclose(f);
+		if (!(pnd & ~blk & 1ULL << (32 - 1)))
+			return;
+		usleep(1000);
+	}
+	FATAL("thread %d never took the cancellation signal", (int)tid);
+}
+
 static void *nested_thread(void *arg)
 {
 	(void)arg;
 	char c;
 	stage = 1;
+	blocker = t_tid();
 	(void)!read(pipefd[0], &c, 1);
 	stage = 2;
 	return NULL;
@@ -317,16 +346,15 @@ static void test_nested_handler(void)
 	pthread_t t;
 	void *res;
 	stage = in_handler = handler_go = 0;
+	blocker = 0;
 	CHECK0(pipe(pipefd));
 	CHECK0(pthread_create(&t, NULL, nested_thread, NULL));
-	while (stage != 1)
-		usleep(1000);
-	usleep(20000);
+	t_wait_asleep(&blocker);        /* the handler interrupts the read */
 	CHECK0(pthread_kill(t, SIGUSR2));
 	while (!in_handler)
 		usleep(1000);
 	CHECK0(pthread_cancel(t));
-	usleep(20000);
+	wait_cancel_signal_taken(blocker);      /* it came during the handler */
 	handler_go = 1;
 	CHECK0(pthread_join(t, &res));
 	CHECK(res == PTHREAD_CANCELED);
@@ -357,6 +385,7 @@ static void *defer_thread(void *arg)
 	pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &type);
 	CHECK(type == PTHREAD_CANCEL_DEFERRED);   /* push_defer deferred us */
 	pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, NULL);
+	blocker = t_tid();
 	stage = 1;
 	while (stage != 2)
 		;   /* not a cancellation point: deferred, nothing acts */
@@ -385,7 +414,8 @@ static void test_compat_defer(void)
 	while (stage != 1)
 		usleep(1000);
 	CHECK0(pthread_cancel(t));
-	usleep(20000);
+	/* A signal it sent has been taken: had it acted, stage stays 1.  */
+	wait_cancel_signal_taken(blocker);
 	stage = 2;
 	CHECK0(pthread_join(t, &res));
 	CHECK(res == PTHREAD_CANCELED);

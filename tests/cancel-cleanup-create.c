@@ -16,6 +16,7 @@
 #include "t.h"
 
 static pthread_t made;
+static volatile pid_t victim_tid;
 static int made_err = -1;
 static int usr2_blocked = -1;
 
@@ -51,6 +52,7 @@ static void *victim(void *arg)
 	sigaddset(&s, SIGUSR2);
 	pthread_sigmask(SIG_BLOCK, &s, NULL);
 	pthread_cleanup_push(make_one, NULL);
+	victim_tid = t_tid();
 	for (;;)
 		pause();
 	pthread_cleanup_pop(0);
@@ -64,7 +66,7 @@ int main(void)
 	pthread_t t;
 	void *res;
 	CHECK0(pthread_create(&t, NULL, victim, NULL));
-	usleep(100000);
+	t_wait_asleep(&victim_tid);     /* in pause(): cancelled by the signal */
 	CHECK0(pthread_cancel(t));
 	CHECK0(pthread_join(t, &res));
 	CHECK(res == PTHREAD_CANCELED);

@@ -15,7 +15,7 @@
 static int order[8];
 static int norder;
 static int pfd[2];
-static volatile int stage;
+static volatile pid_t reader_tid;       /* for t_wait_asleep */
 
 static void note(void *arg)
 {
@@ -30,7 +30,7 @@ static void inner(void)
 	pthread_cleanup_push(note, (void *)8);
 	pthread_cleanup_pop(1);   /* executed now */
 	char c;
-	stage = 1;
+	reader_tid = t_tid();
 	(void)!read(pfd[0], &c, 1);
 	pthread_cleanup_pop(0);
 }
@@ -52,9 +52,7 @@ int main(void)
 	void *res;
 	CHECK0(pipe(pfd));
 	CHECK0(pthread_create(&t, NULL, thread, NULL));
-	while (stage != 1)
-		usleep(1000);
-	usleep(30000);
+	t_wait_asleep(&reader_tid);     /* cancelled inside the read */
 	CHECK0(pthread_cancel(t));
 	CHECK0(pthread_join(t, &res));
 	CHECK(res == PTHREAD_CANCELED);

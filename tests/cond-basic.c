@@ -13,7 +13,7 @@
 
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sc = PTHREAD_COND_INITIALIZER;
-static int pred, woken;
+static int pred, woken, waiting;
 
 static double now(clockid_t clk)
 {
@@ -191,6 +191,7 @@ static void *waiter(void *arg)
 {
 	pthread_cond_t *c = arg;
 	pthread_mutex_lock(&m);
+	waiting++;
 	while (!pred)
 		pthread_cond_wait(c, &m);
 	woken++;
@@ -204,6 +205,7 @@ static void *timed_waiter(void *arg)
 	struct timespec ts = in_ms(CLOCK_REALTIME, 10000);
 	int r = 0;
 	pthread_mutex_lock(&m);
+	waiting++;
 	while (!pred && r == 0)
 		r = pthread_cond_timedwait(c, &m, &ts);
 	if (pred)
@@ -212,9 +214,21 @@ static void *timed_waiter(void *arg)
 	return (void *)(intptr_t)r;
 }
 
-/* Wait until n threads are blocked: each holds the mutex until it waits,
- * so taking the mutex after they all announced themselves is enough to
- * know they are inside the wait (or about to sleep).  */
+/* Wait until n threads are blocked: each holds the mutex from its
+ * announcement until it waits, so holding the mutex after all n announced
+ * themselves means they are all inside the wait.  Returns with m held.  */
+static void lock_when_waiting(int n)
+{
+	for (int i = 0; i < 20000; i++) {       /* 20 s */
+		pthread_mutex_lock(&m);
+		if (waiting == n)
+			return;
+		pthread_mutex_unlock(&m);
+		usleep(1000);
+	}
+	FATAL("only %d of %d waiters arrived", waiting, n);
+}
+
 static void wakeups(void)
 {
 	pthread_t t[6];
@@ -223,11 +237,11 @@ static void wakeups(void)
 	/* signal wakes one of them; broadcast the rest.  */
 	pred = 0;
 	woken = 0;
+	waiting = 0;
 	for (int i = 0; i < 6; i++)
 		CHECK0(pthread_create(&t[i], NULL, i & 1 ? timed_waiter : waiter,
 				      &sc));
-	usleep(100000);
-	pthread_mutex_lock(&m);
+	lock_when_waiting(6);
 	pred = 1;
 	CHECK0(pthread_cond_signal(&sc));
 	pthread_mutex_unlock(&m);
@@ -249,10 +263,10 @@ static void wakeups(void)
 	CHECK0(pthread_cond_init(c, NULL));
 	pred = 0;
 	woken = 0;
+	waiting = 0;
 	for (int i = 0; i < 6; i++)
 		CHECK0(pthread_create(&t[i], NULL, waiter, c));
-	usleep(100000);
-	pthread_mutex_lock(&m);
+	lock_when_waiting(6);
 	pred = 1;
 	CHECK0(pthread_cond_broadcast(c));
 	CHECK0(pthread_cond_destroy(c));

@@ -35,12 +35,13 @@ OLD(pthread_cond_broadcast, old_broadcast);
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static struct old_cond oc;          /* the old static initializer: zero */
 static struct old_cond lazy[4];
-static int pred, woken;
+static int pred, woken, waiting;
 
 static void *waiter(void *arg)
 {
 	struct old_cond *c = arg;
 	pthread_mutex_lock(&m);
+	waiting++;
 	while (!pred)
 		if (old_wait(c, &m))
 			break;
@@ -98,13 +99,24 @@ int main(void)
 	pthread_t t[3];
 	for (int i = 0; i < 3; i++)
 		CHECK0(pthread_create(&t[i], NULL, waiter, &oc));
-	usleep(50000);
-	pthread_mutex_lock(&m);
+	/* Each waiter holds m from its announcement until it waits: once m
+	 * is ours with all three announced, all three are waiting.  */
+	for (int i = 0;; i++) {
+		pthread_mutex_lock(&m);
+		if (waiting == 3)
+			break;
+		pthread_mutex_unlock(&m);
+		if (i == 20000)
+			FATAL("only %d of 3 waiters arrived", waiting);
+		usleep(1000);
+	}
 	pred = 1;
 	CHECK0(old_signal(&oc));
 	pthread_mutex_unlock(&m);
-	usleep(20000);
+	for (int i = 0; i < 20000 && !__atomic_load_n(&woken, __ATOMIC_RELAXED); i++)
+		usleep(1000);
 	pthread_mutex_lock(&m);
+	CHECK(woken >= 1);
 	CHECK0(old_broadcast(&oc));
 	pthread_mutex_unlock(&m);
 	for (int i = 0; i < 3; i++)

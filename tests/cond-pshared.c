@@ -31,21 +31,31 @@ static void unlock(void)
 		_exit(91);
 }
 
-/* Wait until n processes announced themselves under the mutex; each
- * waits right after announcing, so then they are all inside the wait.  */
-static void wait_for(int n)
+/* Wait until the n processes in pids announced themselves under the
+ * mutex; each waits right after announcing, so then they are all inside
+ * the wait.  Then until each sleeps there (state S): nowhere else can it
+ * sleep once it announced.  */
+static void wait_for(int n, const pid_t *pids)
 {
-	for (int i = 0; i < 5000; i++) {
+	int w = 0;
+	for (int i = 0; i < 20000 && w < n; i++) {      /* 20 s */
 		lock();
-		int w = sh->waiting;
+		w = sh->waiting;
 		unlock();
-		if (w >= n) {
-			usleep(20000);
-			return;
-		}
-		usleep(1000);
+		if (w < n)
+			usleep(1000);
 	}
-	FATAL("children did not start waiting");
+	if (w < n)
+		FATAL("children did not start waiting");
+	for (int k = 0; k < n; k++) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)pids[k]);
+		int i = 0;
+		for (; i < 20000 && t_proc_state(path) != 'S'; i++)
+			usleep(1000);
+		if (i == 20000)
+			FATAL("child %d never slept in the wait", (int)pids[k]);
+	}
 }
 
 static void child_wait_go(void)
@@ -96,7 +106,7 @@ int main(void)
 	for (int i = 0; i < 3; i++)
 		if ((kids[i] = fork()) == 0)
 			child_wait_go();
-	wait_for(3);
+	wait_for(3, kids);
 	lock();
 	sh->go = 1;
 	CHECK0(pthread_cond_broadcast(&sh->c));
@@ -139,18 +149,28 @@ int main(void)
 	lock();
 	CHECK_ERR(pthread_cond_timedwait(&sh->c, &sh->m, &ts), ETIMEDOUT);
 	sh->go = 0;
+	sh->waiting = 0;
 	unlock();
 	if ((kids[2] = fork()) == 0) {
-		usleep(50000);
-		lock();
-		sh->go = 1;
-		pthread_cond_signal(&sh->c);
-		unlock();
-		_exit(0);
+		/* Signal once the parent announced itself: it holds the mutex
+		 * from then until it is inside the wait.  */
+		for (int i = 0; i < 20000; i++) {       /* 20 s */
+			lock();
+			if (sh->waiting) {
+				sh->go = 1;
+				pthread_cond_signal(&sh->c);
+				unlock();
+				_exit(0);
+			}
+			unlock();
+			usleep(1000);
+		}
+		_exit(93);
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_sec += 10;
 	lock();
+	sh->waiting = 1;
 	int r = 0;
 	while (!sh->go && r == 0)
 		r = pthread_cond_timedwait(&sh->c, &sh->m, &ts);
@@ -174,7 +194,7 @@ int main(void)
 		child_wait_forever();
 	if ((kids[0] = fork()) == 0)
 		child_wait_go();
-	wait_for(2);
+	wait_for(2, (pid_t[]){ victim, kids[0] });
 	CHECK0(kill(victim, SIGKILL));
 	CHECK(reap(victim) == 128 + SIGKILL);
 	/* Signals until the live child is woken (one may go to the dead
@@ -199,7 +219,7 @@ int main(void)
 	for (int i = 0; i < 2; i++)
 		if ((kids[i] = fork()) == 0)
 			child_wait_go();
-	wait_for(2);
+	wait_for(2, kids);
 	lock();
 	sh->go = 1;
 	CHECK0(pthread_cond_broadcast(&sh->c));

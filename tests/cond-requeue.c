@@ -12,6 +12,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "t.h"
@@ -21,7 +22,10 @@
 static pthread_mutex_t m;
 static pthread_cond_t *cv;
 static int pred, inside, returned, bad, cleanups;
-static struct timespec deadline;
+static int timed;                       /* waiters use timedwait */
+static struct timespec latest;          /* the latest of their deadlines */
+static int waiting;                     /* waiters that announced themselves */
+static volatile pid_t tids[NW];
 
 enum kind { NORMAL, RECURSIVE, ERRORCHECK, ADAPTIVE, ROBUST, PSHARED, NKINDS };
 static const char *const names[] = {
@@ -55,6 +59,13 @@ static void mutex_init(enum kind k)
 	CHECK0(pthread_mutexattr_destroy(&a));
 }
 
+/* Called with m held before the first wait: the caller's tid for
+ * t_wait_asleep, so that start() knows when all of them sleep.  */
+static void announce(void)
+{
+	tids[waiting++] = t_tid();
+}
+
 /* Called with m held after a wait returned: alone inside, and really the
  * owner (for the kinds that can tell).  */
 static void in_critical(enum kind k)
@@ -75,10 +86,26 @@ static void *waiter(void *arg)
 {
 	enum kind k = (enum kind)(intptr_t)arg;
 	int r = 0;
+	struct timespec deadline = { 0, 0 };
 	CHECK0(pthread_mutex_lock(&m));
+	if (timed) {
+		/* 500 ms is ample for the others to start and for the
+		 * broadcast; the broadcaster then holds m past it.  */
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_nsec += 500 * 1000000L;
+		if (deadline.tv_nsec >= 1000000000L) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000L;
+		}
+		if (deadline.tv_sec > latest.tv_sec ||
+		    (deadline.tv_sec == latest.tv_sec &&
+		     deadline.tv_nsec > latest.tv_nsec))
+			latest = deadline;
+	}
+	announce();
 	while (!pred && r == 0)
-		r = deadline.tv_sec ? pthread_cond_timedwait(cv, &m, &deadline)
-				    : pthread_cond_wait(cv, &m);
+		r = timed ? pthread_cond_timedwait(cv, &m, &deadline)
+			  : pthread_cond_wait(cv, &m);
 	if (r != 0)
 		__atomic_add_fetch(&bad, 1, __ATOMIC_SEQ_CST);
 	in_critical(k);
@@ -101,6 +128,7 @@ static void *cancelled_waiter(void *arg)
 	(void)arg;
 	CHECK0(pthread_mutex_lock(&m));
 	pthread_cleanup_push(unlock_in_cleanup, NULL);
+	announce();
 	while (!pred)
 		pthread_cond_wait(cv, &m);
 	pthread_cleanup_pop(1);
@@ -112,10 +140,14 @@ static void start(pthread_t *t, void *(*fn)(void *), enum kind k)
 	pred = 0;
 	returned = 0;
 	cleanups = 0;
+	waiting = 0;
+	memset((void *)tids, 0, sizeof tids);
 	for (int i = 0; i < NW; i++)
 		CHECK0(pthread_create(&t[i], NULL, fn, (void *)(intptr_t)k));
-	/* Long enough for every waiter to give up spinning and sleep.  */
-	usleep(100000);
+	/* Every waiter asleep in the condvar: a waiter holds m from its
+	 * announcement until it waits, and blocks nowhere else after it.  */
+	for (int i = 0; i < NW; i++)
+		t_wait_asleep(&tids[i]);
 }
 
 static void join_all(pthread_t *t, void *want)
@@ -138,7 +170,7 @@ static void run(enum kind k)
 
 	/* Broadcast, unlock: the chain.  */
 	CHECK0(pthread_cond_init(&c, NULL));
-	deadline.tv_sec = 0;
+	timed = 0;
 	start(t, waiter, k);
 	CHECK0(pthread_mutex_lock(&m));
 	pred = 1;
@@ -161,21 +193,24 @@ static void run(enum kind k)
 	/* Timed waiters whose deadline passes after the broadcast while the
 	 * mutex is held: they were woken in time.  */
 	CHECK0(pthread_cond_init(&c, NULL));
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_nsec += 300 * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
+	timed = 1;
+	latest = (struct timespec){ 0, 0 };
 	start(t, waiter, k);
 	CHECK0(pthread_mutex_lock(&m));
 	pred = 1;
 	CHECK0(pthread_cond_broadcast(&c));
-	usleep(500000);
+	struct timespec hold = latest;
+	hold.tv_nsec += 100 * 1000000L;
+	if (hold.tv_nsec >= 1000000000L) {
+		hold.tv_sec++;
+		hold.tv_nsec -= 1000000000L;
+	}
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &hold, NULL))
+		;
 	CHECK0(pthread_mutex_unlock(&m));
 	join_all(t, NULL);
 	CHECK(returned == NW);
-	deadline.tv_sec = 0;
+	timed = 0;
 
 	/* Cancelled after a broadcast that did not make the predicate
 	 * true: each handler runs with the mutex held.  */

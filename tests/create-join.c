@@ -60,10 +60,25 @@ static void *detached(void *arg)
 	return NULL;
 }
 
+/* A sleeper runs until main writes a byte to its gate: running for sure
+ * while main checks what a running thread gives, however slow the
+ * machine.  */
+struct gate {
+	int fd[2];
+	void *ret;
+};
+
 static void *sleeper(void *arg)
 {
-	usleep(200000);
-	return arg;
+	struct gate *g = arg;
+	char c;
+	(void)!read(g->fd[0], &c, 1);
+	return g->ret;
+}
+
+static void open_gate(struct gate *g)
+{
+	CHECK(write(g->fd[1], "x", 1) == 1);
 }
 
 int main(void)
@@ -109,13 +124,17 @@ int main(void)
 	while (!__atomic_load_n(&detached_ran, __ATOMIC_ACQUIRE))
 		sched_yield();
 
-	CHECK0(pthread_create(&t, NULL, sleeper, (void *)7));
+	static struct gate g7 = { .ret = (void *)7 }, g8 = { .ret = (void *)8 };
+	CHECK0(pipe(g7.fd));
+	CHECK0(pipe(g8.fd));
+	CHECK0(pthread_create(&t, NULL, sleeper, &g7));
 	CHECK0(pthread_detach(t));
 	CHECK_ERR(pthread_detach(t), EINVAL);
 	CHECK_ERR(pthread_join(t, NULL), EINVAL);
+	open_gate(&g7);
 
 	/* tryjoin on a running thread is EBUSY; timedjoin times out.  */
-	CHECK0(pthread_create(&t, NULL, sleeper, (void *)8));
+	CHECK0(pthread_create(&t, NULL, sleeper, &g8));
 	CHECK_ERR(pthread_tryjoin_np(t, &r), EBUSY);
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -134,6 +153,7 @@ int main(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	ts.tv_sec += 10;
 	CHECK_ERR(pthread_clockjoin_np(t, &r, CLOCK_PROCESS_CPUTIME_ID, &ts), EINVAL);
+	open_gate(&g8);
 	CHECK0(pthread_clockjoin_np(t, &r, CLOCK_MONOTONIC, &ts));
 	CHECK(r == (void *)8);
 #if __GLIBC_MINOR__ >= 41

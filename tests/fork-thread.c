@@ -13,7 +13,6 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "t.h"
 
@@ -146,8 +145,10 @@ static int late_fd;
 static void *late_writer(void *a)
 {
 	(void)a;
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	nanosleep(&ts, NULL);
+	/* Write only once the thread that forked, the child's first and
+	 * main thread, has ended.  */
+	if (!t_wait_main_ended())
+		_exit(32);
 	if (write(late_fd, "late\n", 5) != 5)
 		_exit(31);
 	return NULL;

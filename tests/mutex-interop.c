@@ -105,6 +105,25 @@ static void ownerdead(int type, int pi)
 	CHECK0(pthread_mutex_unlock(&s->m));
 }
 
+/* Wait until the peer k waits for the PRIO_PROTECT mutex we hold: glibc's
+ * setprioceiling marks the word contended (2 below the ceiling's bits)
+ * right before its futex wait, then sleeps there (state S).  A peer that
+ * ended instead (Z) is for the caller's checks to report.  */
+static void wait_peer_waits(pid_t k)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)k);
+	for (int i = 0; i < 20000; i++) {       /* 20 s */
+		unsigned w = (unsigned)__atomic_load_n(&s->m.__data.__lock,
+						       __ATOMIC_RELAXED);
+		char st = t_proc_state(path);
+		if (((w & 0x7ffffu) == 2 && st == 'S') || st == 'Z')
+			return;
+		usleep(1000);
+	}
+	FATAL("peer %d never waited for the mutex", (int)k);
+}
+
 static int kprio(void)
 {
 	struct sched_param sp;
@@ -132,7 +151,7 @@ static void pp(int type)
 	CHECK0(pthread_mutex_lock(&s->m));
 	char *args[] = { peer, file, "ceiling", "9", NULL };
 	pid_t k = spawn(args);
-	usleep(20000);
+	wait_peer_waits(k);
 	CHECK(waitpid(k, &st, WNOHANG) == 0);
 	CHECK0(pthread_mutex_getprioceiling(&s->m, &v));
 	CHECK(v == INTEROP_CEILING);

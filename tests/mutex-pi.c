@@ -49,9 +49,12 @@ static void *low_owner(void *arg)
 	return NULL;
 }
 
+static volatile pid_t waiter_tid;       /* for t_wait_asleep */
+
 static void *high_waiter(void *arg)
 {
 	(void)arg;
+	waiter_tid = t_tid();
 	pthread_mutex_lock(&m);
 	pthread_mutex_unlock(&m);
 	return NULL;
@@ -119,11 +122,12 @@ int main(void)
 		for (int k = 0; k < 3; k++)
 			pthread_join(t[k], NULL);
 		CHECK(counter == 60000);
-		/* Timed waits on a held PI mutex, both clocks.  */
+		/* A waiter asleep on the held mutex gets it at the unlock.  */
 		CHECK0(pthread_mutex_lock(&m));
 		pthread_t w;
+		waiter_tid = 0;
 		pthread_create(&w, NULL, high_waiter, NULL);
-		usleep(10000);
+		t_wait_asleep(&waiter_tid);     /* unlock hands it over */
 		CHECK0(pthread_mutex_unlock(&m));
 		pthread_join(w, NULL);
 		CHECK0(pthread_mutex_destroy(&m));

@@ -343,9 +343,12 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
+static volatile pid_t setter_tid;
+
 static void *setter(void *arg)
 {
 	int old = -1;
+	setter_tid = t_tid();
 	if (pthread_mutex_setprioceiling(&cm, (int)(long)arg, &old))
 		exit(5);
 	return (void *)(long)old;
@@ -392,8 +395,9 @@ static void check_contention(void)
 		usleep(1000);
 	CHECK0(pthread_create(&w, NULL, waiter, NULL));
 	wait_sleepers();
+	setter_tid = 0;
 	CHECK0(pthread_create(&s, NULL, setter, (void *)9L));
-	usleep(20000);
+	t_wait_asleep(&setter_tid);     /* it waits for the holder */
 	int v;
 	CHECK0(pthread_mutex_getprioceiling(&cm, &v));
 	CHECK(v == 6);          /* not before the holder lets go */

@@ -44,6 +44,21 @@ static int work(struct shared *s, int type)
 	return 0;
 }
 
+/* Wait until child pid, which set s->ready right before its lock call,
+ * sleeps in the kernel (state S or D): blocked in that lock.  */
+static void wait_locking(struct shared *s, pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 20000; i++) {       /* 20 s */
+		char st = s->ready ? t_proc_state(path) : 0;
+		if (st == 'S' || st == 'D')
+			return;
+		usleep(1000);
+	}
+	FATAL("child %d never blocked in lock", (int)pid);
+}
+
 static void one(struct shared *s, int type, int robust, int pi)
 {
 	pthread_mutexattr_t a;
@@ -79,19 +94,20 @@ static void one(struct shared *s, int type, int robust, int pi)
 		pthread_mutex_lock(&s->m);
 		_exit(0);
 	}
-	while (!s->ready)
-		usleep(1000);
-	usleep(20000);
+	wait_locking(s, victim);
 	kill(victim, SIGKILL);
 	waitpid(victim, NULL, 0);
+	/* Another waiter, asleep when we unlock: the mutex goes to it.  */
+	s->ready = 0;
 	pid_t next = fork();
 	if (next == 0) {
+		s->ready = 1;
 		int r = pthread_mutex_lock(&s->m);
 		if (r == 0)
 			r = pthread_mutex_unlock(&s->m);
 		_exit(r);
 	}
-	usleep(10000);
+	wait_locking(s, next);
 	CHECK0(pthread_mutex_unlock(&s->m));
 	int st;
 	waitpid(next, &st, 0);

@@ -63,6 +63,7 @@ static void *fork_child_dies_holding(void *arg)
 }
 
 static volatile int held;
+static volatile pid_t waiter_tid;       /* the waiter about to block */
 
 static void *hold_then_die(void *arg)
 {
@@ -70,13 +71,14 @@ static void *hold_then_die(void *arg)
 	if (pthread_mutex_lock(gm))
 		exit(5);
 	held = 1;
-	usleep(30000);          /* long enough for the waiter to block */
+	t_wait_asleep(&waiter_tid);     /* die only once the waiter sleeps */
 	return NULL;
 }
 
 static void *lock_expect_ownerdead(void *arg)
 {
 	(void)arg;
+	waiter_tid = t_tid();
 	long r = pthread_mutex_lock(gm);
 	if (r == EOWNERDEAD)
 		pthread_mutex_consistent(gm), pthread_mutex_unlock(gm);
@@ -142,6 +144,7 @@ static void thread_cases(int type, int pi)
 	/* A waiter blocked in lock when the owner dies gets EOWNERDEAD.  */
 	pthread_t w;
 	held = 0;
+	waiter_tid = 0;
 	pthread_create(&t, NULL, hold_then_die, NULL);
 	while (!held)
 		usleep(1000);
@@ -198,6 +201,7 @@ static void process_cases(int type, int pi)
 		FATAL("mmap");
 	init_robust(m, type, pi, 1);
 	volatile int *flag = (volatile int *)(m + 1);
+	volatile pid_t *parent_tid = (volatile pid_t *)(flag + 1);
 
 	/* Child holds it and is killed; parent locks afterwards.  */
 	*flag = 0;
@@ -229,11 +233,15 @@ static void process_cases(int type, int pi)
 	}
 	while (!*flag)
 		usleep(1000);
+	*parent_tid = 0;
 	if (fork() == 0) {
-		usleep(50000);
+		/* Kill once we sleep in lock (/proc/TID names a thread of
+		 * any process).  */
+		t_wait_asleep_in(parent_tid, "/proc/%d/stat");
 		kill(pid, SIGKILL);
 		_exit(0);
 	}
+	*parent_tid = t_tid();
 	CHECK_ERR(pthread_mutex_lock(m), EOWNERDEAD);
 	waitpid(pid, NULL, 0);
 	wait(NULL);

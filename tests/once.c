@@ -70,13 +70,16 @@ static pthread_once_t cancel_once = PTHREAD_ONCE_INIT;
 static int cancel_tries, cancel_done;
 static sem_t in_init;
 static int leave_by_exit;
+static volatile pid_t second_tid;       /* b, about to wait in pthread_once */
 
 static void cancel_init(void)
 {
 	if (__atomic_add_fetch(&cancel_tries, 1, __ATOMIC_RELAXED) == 1) {
 		sem_post(&in_init);
-		if (leave_by_exit)
+		if (leave_by_exit) {
+			t_wait_asleep(&second_tid);     /* leave b waiting */
 			pthread_exit(NULL);
+		}
 		for (;;) {
 			struct timespec ts = { 10, 0 };
 			nanosleep(&ts, NULL);   /* the cancellation point */
@@ -85,9 +88,11 @@ static void cancel_init(void)
 	cancel_done = 1;
 }
 
+/* arg: where to store the caller's tid first, or NULL.  */
 static void *call_cancel_once(void *arg)
 {
-	(void)arg;
+	if (arg)
+		*(volatile pid_t *)arg = t_tid();
 	CHECK0(pthread_once(&cancel_once, cancel_init));
 	CHECK(cancel_done == 1);
 	return NULL;
@@ -101,15 +106,16 @@ static void test_abandoned(int by_exit)
 	cancel_once = PTHREAD_ONCE_INIT;
 	cancel_tries = cancel_done = 0;
 	leave_by_exit = by_exit;
+	second_tid = 0;
 	CHECK0(pthread_create(&a, NULL, call_cancel_once, NULL));
 	while (sem_wait(&in_init) != 0)
 		;
 	/* b waits for a's run, then must run the routine itself.  */
-	CHECK0(pthread_create(&b, NULL, call_cancel_once, NULL));
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-	nanosleep(&ts, NULL);
-	if (!by_exit)
+	CHECK0(pthread_create(&b, NULL, call_cancel_once, (void *)&second_tid));
+	if (!by_exit) {
+		t_wait_asleep(&second_tid);
 		CHECK0(pthread_cancel(a));
+	}
 	CHECK0(pthread_join(a, &res));
 	CHECK(res == (by_exit ? NULL : PTHREAD_CANCELED));
 	CHECK0(pthread_join(b, NULL));

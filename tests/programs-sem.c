@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -78,6 +80,7 @@ static void cleanup(void *arg)
 }
 
 static sem_t never;
+static volatile pid_t blocked_tid[2];   /* stored right before the wait */
 
 static void *blocked(void *arg)
 {
@@ -87,12 +90,38 @@ static void *blocked(void *arg)
 		struct timespec dl;
 		clock_gettime(CLOCK_REALTIME, &dl);
 		dl.tv_sec += 60;
+		blocked_tid[1] = (pid_t)syscall(SYS_gettid);
 		sem_timedwait(&never, &dl);
 	} else {
+		blocked_tid[0] = (pid_t)syscall(SYS_gettid);
 		sem_wait(&never);
 	}
 	pthread_cleanup_pop(0);
 	return (void *)1;
+}
+
+/* Wait until the thread whose tid is in *tid sleeps in the kernel (state
+ * S or D in /proc/self/task/TID/stat): blocked in its wait, however slow
+ * the machine.  */
+static void wait_asleep(volatile pid_t *tid)
+{
+	for (int i = 0; i < 20000; i++) {       /* 20 s */
+		if (*tid > 0) {
+			char path[64], buf[512];
+			snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)*tid);
+			FILE *f = fopen(path, "r");
+			size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+			if (f)
+				fclose(f);
+			buf[n] = 0;
+			char *p = strrchr(buf, ')');    /* the name may hold anything */
+			if (p && p[1] == ' ' && (p[2] == 'S' || p[2] == 'D'))
+				return;
+		}
+		usleep(1000);
+	}
+	fprintf(stderr, "thread %d never blocked\n", (int)*tid);
+	exit(2);
 }
 
 static volatile int spin_go;
@@ -161,7 +190,8 @@ int main(void)
 	    pthread_create(&t[1], NULL, blocked, (void *)1) ||
 	    pthread_create(&t[2], NULL, testcancel, NULL))
 		die("pthread_create");
-	usleep(50000);
+	wait_asleep(&blocked_tid[0]);
+	wait_asleep(&blocked_tid[1]);
 	int canceled = 0;
 	for (int i = 0; i < 3; i++) {
 		void *r;

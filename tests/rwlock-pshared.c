@@ -17,6 +17,7 @@ struct shm {
 	pthread_rwlock_t lock;
 	int readers, writers, violations;
 	int acquired[8];
+	int calling[8];         /* a waiter is about to call the lock */
 };
 static struct shm *s;
 static int tmo;                 /* seconds a blocked child waits at most */
@@ -86,6 +87,7 @@ static pid_t waiter(int slot, int write)
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_sec += tmo;
+		__atomic_store_n(&s->calling[slot], 1, __ATOMIC_SEQ_CST);
 		int r = write ? pthread_rwlock_clockwrlock(&s->lock, CLOCK_MONOTONIC, &ts)
 			      : pthread_rwlock_clockrdlock(&s->lock, CLOCK_MONOTONIC, &ts);
 		if (r)
@@ -97,17 +99,16 @@ static pid_t waiter(int slot, int write)
 	return pid;
 }
 
-/* Wait until a process sleeps (state S), i.e. is blocked in the lock.  */
-static void wait_sleeping(pid_t pid)
+/* Wait until waiter `slot` (process pid) sleeps (state S) after it said
+ * it calls the lock: it can sleep nowhere else, so it is blocked there.  */
+static void wait_sleeping(pid_t pid, int slot)
 {
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	for (int i = 0; i < 5000; i++) {
-		if (t_proc_state(path) == 'S') {
-			usleep(20000); /* settle: past any spinning */
-			if (t_proc_state(path) == 'S')
-				return;
-		}
+	for (int i = 0; i < 20000; i++) {       /* 20 s */
+		if (__atomic_load_n(&s->calling[slot], __ATOMIC_SEQ_CST) &&
+		    t_proc_state(path) == 'S')
+			return;
 		usleep(1000);
 	}
 	FATAL("process %d never blocked", (int)pid);
@@ -137,13 +138,13 @@ static void killed_waiters(int kind, int kill_reader, int kill_writer,
 	tmo = strict ? 10 : 1;
 	CHECK0(pthread_rwlock_wrlock(&s->lock));
 	pid_t r1 = waiter(0, 0);
-	wait_sleeping(r1);
+	wait_sleeping(r1, 0);
 	pid_t w1 = waiter(1, 1);
-	wait_sleeping(w1);
+	wait_sleeping(w1, 1);
 	pid_t r2 = waiter(2, 0);
-	wait_sleeping(r2);
+	wait_sleeping(r2, 2);
 	pid_t w2 = waiter(3, 1);
-	wait_sleeping(w2);
+	wait_sleeping(w2, 3);
 	if (kill_reader)
 		kill(r1, SIGKILL);
 	if (kill_writer)
@@ -172,7 +173,7 @@ static void killed_waiters(int kind, int kill_reader, int kill_writer,
 	CHECK_ERR(reap(r3), 0);
 	CHECK(s->acquired[4]);
 	pid_t w3 = waiter(5, 1);
-	wait_sleeping(w3);
+	wait_sleeping(w3, 5);
 	CHECK0(pthread_rwlock_unlock(&s->lock));
 	CHECK_ERR(reap(w3), 0);
 	CHECK(s->acquired[5]);

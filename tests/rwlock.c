@@ -212,10 +212,11 @@ static void timeouts(pthread_rwlock_t *l)
 static pthread_rwlock_t wl;
 static pthread_barrier_t inside;
 static int readers_in, max_readers_in;
+static volatile pid_t blocked_tid[NR + 1];     /* for t_wait_asleep */
 
 static void *blocked_reader(void *arg)
 {
-	(void)arg;
+	blocked_tid[(intptr_t)arg] = t_tid();
 	CHECK0(pthread_rwlock_rdlock(&wl));
 	int n = __atomic_add_fetch(&readers_in, 1, __ATOMIC_SEQ_CST);
 	int m = __atomic_load_n(&max_readers_in, __ATOMIC_SEQ_CST);
@@ -231,6 +232,7 @@ static void *blocked_reader(void *arg)
 static void *blocked_writer(void *arg)
 {
 	(void)arg;
+	blocked_tid[NR] = t_tid();
 	CHECK0(pthread_rwlock_wrlock(&wl));
 	CHECK(__atomic_load_n(&readers_in, __ATOMIC_SEQ_CST) == 0);
 	CHECK0(pthread_rwlock_unlock(&wl));
@@ -247,10 +249,16 @@ static void wake_all(int kind)
 	readers_in = max_readers_in = 0;
 	CHECK0(pthread_rwlock_wrlock(&wl));
 	pthread_t r[NR], w;
+	memset((void *)blocked_tid, 0, sizeof blocked_tid);
 	for (int i = 0; i < NR; i++)
-		CHECK0(pthread_create(&r[i], NULL, blocked_reader, NULL));
+		CHECK0(pthread_create(&r[i], NULL, blocked_reader,
+				      (void *)(intptr_t)i));
 	CHECK0(pthread_create(&w, NULL, blocked_writer, NULL));
-	usleep(50000);
+	/* All of them blocked before the unlock: a reader still on its way
+	 * could queue behind the writer (writer preference) while the others
+	 * wait for it at the barrier.  */
+	for (int i = 0; i <= NR; i++)
+		t_wait_asleep(&blocked_tid[i]);
 	CHECK(readers_in == 0);
 	CHECK0(pthread_rwlock_unlock(&wl));
 	for (int i = 0; i < NR; i++)
@@ -282,12 +290,14 @@ static void *stream_reader(void *arg)
 struct wparm {
 	pthread_rwlock_t *l;
 	int got;
+	volatile pid_t tid;     /* for t_wait_asleep */
 };
 
 static void *waiting_writer(void *arg)
 {
 	struct wparm *p = arg;
 	struct timespec ts = in_ms(CLOCK_MONOTONIC, 10000);
+	p->tid = t_tid();
 	CHECK0(pthread_rwlock_clockwrlock(p->l, CLOCK_MONOTONIC, &ts));
 	__atomic_store_n(&p->got, 1, __ATOMIC_SEQ_CST);
 	usleep(1000);
@@ -299,9 +309,10 @@ static void writer_preference(pthread_rwlock_t *l)
 {
 	/* A writer queued behind a reader blocks new readers.  */
 	CHECK0(pthread_rwlock_rdlock(l));
-	struct wparm p = { l, 0 };
+	struct wparm p = { l, 0, 0 };
 	pthread_t w;
 	CHECK0(pthread_create(&w, NULL, waiting_writer, &p));
+	t_wait_asleep(&p.tid);  /* queued, however slow its start */
 	int busy = 0;
 	struct holder h;
 	(void)h;
@@ -331,7 +342,7 @@ static void writer_preference(pthread_rwlock_t *l)
 		CHECK0(pthread_create(&r[i], NULL, stream_reader, NULL));
 	usleep(10000);
 	for (int k = 0; k < 5; k++) {
-		struct wparm q = { &sl, 0 };
+		struct wparm q = { &sl, 0, 0 };
 		double t0 = now(CLOCK_MONOTONIC);
 		CHECK0(pthread_create(&w, NULL, waiting_writer, &q));
 		CHECK0(pthread_join(w, NULL));
@@ -347,10 +358,10 @@ static void writer_preference(pthread_rwlock_t *l)
 static void reader_preference(pthread_rwlock_t *l)
 {
 	CHECK0(pthread_rwlock_rdlock(l));
-	struct wparm p = { l, 0 };
+	struct wparm p = { l, 0, 0 };
 	pthread_t w;
 	CHECK0(pthread_create(&w, NULL, waiting_writer, &p));
-	usleep(20000);
+	t_wait_asleep(&p.tid);  /* the writer waits: readers still get in */
 	for (int i = 0; i < 10; i++) {
 		CHECK0(pthread_rwlock_tryrdlock(l));
 		CHECK0(pthread_rwlock_unlock(l));

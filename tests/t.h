@@ -132,17 +132,18 @@ static inline pid_t t_tid(void)
 }
 
 /* Wait until the thread whose tid is in *tid sleeps in the kernel (state
- * S or D in /proc/self/task/TID/stat).  The thread stores t_tid() there
- * right before the call that must block; so a test that then cancels or
- * signals it acts on a thread blocked in that call, however slow the
- * machine, instead of on one that has not got there yet.  */
-static inline void t_wait_asleep(volatile pid_t *tid)
+ * S or D in its /proc stat file; fmt names that file from the tid).  The
+ * thread stores t_tid() there right before the call that must block; so a
+ * test that then cancels or signals it acts on a thread blocked in that
+ * call, however slow the machine, instead of on one that has not got
+ * there yet.  */
+static inline void t_wait_asleep_in(volatile pid_t *tid, const char *fmt)
 {
 	for (int i = 0; i < 20000; i++) {       /* 20 s */
 		pid_t t = *tid;
 		if (t > 0) {
 			char path[64];
-			snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)t);
+			snprintf(path, sizeof path, fmt, (int)t);
 			char st = t_proc_state(path);
 			if (st == 'S' || st == 'D')
 				return;
@@ -151,5 +152,26 @@ static inline void t_wait_asleep(volatile pid_t *tid)
 		nanosleep(&ms, NULL);
 	}
 	FATAL("thread %d never blocked", (int)*tid);
+}
+
+/* A thread of this process.  */
+static inline void t_wait_asleep(volatile pid_t *tid)
+{
+	t_wait_asleep_in(tid, "/proc/self/task/%d/stat");
+}
+
+/* Wait until the process's main thread has ended (its task is a zombie,
+ * Z, until the last thread ends); false after 20 s.  */
+static inline int t_wait_main_ended(void)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)getpid());
+	for (int i = 0; i < 20000; i++) {
+		if (t_proc_state(path) == 'Z')
+			return 1;
+		struct timespec ms = { 0, 1000000 };
+		nanosleep(&ms, NULL);
+	}
+	return 0;
 }
 #endif
