@@ -793,8 +793,9 @@ static inline bool nptl_heat_conflict(struct nptl_heat *h)
 	return h->hot >= NPTL_HOT_RUN && nptl_spin_pays();
 }
 /* src/spin/sync_spin.c: the nap, 50 us doubling while the thread stays
- * hot, up to 800 us; the time napped is not a gap between conflicts.  */
-void __nptl_heat_nap(struct nptl_heat *h) NPTL_HIDDEN;
+ * hot, up to 800 us; the time napped is not a gap between conflicts.
+ * None under a realtime policy (then false, and the run ends).  */
+bool __nptl_heat_nap(struct nptl_heat *h) NPTL_HIDDEN;
 
 /* A thread's record of its conflicts on simple (NORMAL-family) mutexes,
  * over all of them ("Saturation" in src/mutex/mutex_lock_common.c): hot

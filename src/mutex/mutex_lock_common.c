@@ -97,7 +97,9 @@
  * they are delays around the protocol above, which lets any thread pause
  * anywhere, so its argument is unchanged.  No naps for timed calls, a
  * condvar's relock (that is the hand-off itself), other kinds (robust, PI
- * and PP have owners to boost or to recover), nor with one usable CPU.
+ * and PP have owners to boost or to recover), threads under a realtime
+ * policy (whom the kernel queues by priority: __nptl_heat_nap), nor with
+ * one usable CPU.
  */
 #include <sys/resource.h>
 #include "nptl.h"
@@ -163,7 +165,8 @@ static __attribute__((noinline)) bool conflict(int *w)
 		me->h.hot = 0;
 		return false;
 	}
-	__nptl_heat_nap(&me->h);
+	if (!__nptl_heat_nap(&me->h))
+		return false;
 	me->own_sleeps++;
 	me->acq_rest = me->h.acq;
 	if (stays_free(w)) {

@@ -226,7 +226,8 @@
  * already lets any thread pause anywhere), and a napping thread delays
  * nobody but itself: it holds nothing and is counted nowhere.  Not for
  * trylock and the timed variants, whose callers asked for an answer or a
- * deadline, nor with one CPU, where no thread spins.  The costs: a hot
+ * deadline, nor for a thread under a realtime policy (__nptl_heat_nap),
+ * nor with one CPU, where no thread spins.  The costs: a hot
  * thread's own latency (up to 800 us, plus timer slack, per acquisition),
  * and parallel work lost where the lock is hot but its threads also work
  * outside it (bench/sync rwlock-w100000x100/2: about 0.7x the rate without

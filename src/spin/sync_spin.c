@@ -33,12 +33,34 @@ int __nptl_sync_ncpu(void)
 #define CR_NAP 50000            /* ns a surplus thread steps aside, */
 #define CR_DOUBLINGS 4          /* doubling while it stays hot, so often */
 
-void __nptl_heat_nap(struct nptl_heat *h)
+/* A thread under a realtime policy never naps.  POSIX has the scheduling
+ * policy decide who gets a lock that is released to waiters, and the
+ * kernel queues futex waiters of SCHED_FIFO and SCHED_RR by priority; a
+ * realtime thread away in a nap is not among them, so a lower-priority
+ * thread could take the lock first, and the thread's latency, the point
+ * of its policy, would grow by the nap.  The policy is asked at each nap
+ * (one system call beside a sleep of 50 us or more): any thread, or
+ * another process (chrt -p), may change it at any time.  */
+static bool realtime(void)
 {
+	long p = nptl_sys1(SYS_sched_getscheduler, 0);
+	if (p < 0)
+		return false;
+	p &= ~(long)SCHED_RESET_ON_FORK;
+	return p == SCHED_FIFO || p == SCHED_RR || p == SCHED_DEADLINE;
+}
+
+bool __nptl_heat_nap(struct nptl_heat *h)
+{
+	if (realtime()) {
+		h->hot = 0;
+		return false;
+	}
 	unsigned int k = h->hot - NPTL_HOT_RUN;
 	if (k > CR_DOUBLINGS)
 		k = CR_DOUBLINGS;
 	struct timespec ts = { 0, (long)CR_NAP << k };
 	nptl_sys2(SYS_nanosleep, &ts, NULL);
 	h->t_conflict = nptl_arch_ticks();
+	return true;
 }
