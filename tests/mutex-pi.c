@@ -177,7 +177,7 @@ int main(void)
 	if (start_fifo(&hi, high_waiter, 30))
 		FATAL("start high");
 	int boosted = 0;
-	for (int i = 0; i < 200 && !boosted; i++) {
+	for (int i = 0; i < 20000 && !boosted; i++) {   /* 20 s */
 		if (effective_prio(owner_tid) == -1 - 30)
 			boosted = 1;
 		else
