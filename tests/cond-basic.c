@@ -214,21 +214,6 @@ static void *timed_waiter(void *arg)
 	return (void *)(intptr_t)r;
 }
 
-/* Wait until n threads are blocked: each holds the mutex from its
- * announcement until it waits, so holding the mutex after all n announced
- * themselves means they are all inside the wait.  Returns with m held.  */
-static void lock_when_waiting(int n)
-{
-	for (int i = 0; i < 20000; i++) {       /* 20 s */
-		pthread_mutex_lock(&m);
-		if (waiting == n)
-			return;
-		pthread_mutex_unlock(&m);
-		usleep(1000);
-	}
-	FATAL("only %d of %d waiters arrived", waiting, n);
-}
-
 static void wakeups(void)
 {
 	pthread_t t[6];
@@ -241,7 +226,7 @@ static void wakeups(void)
 	for (int i = 0; i < 6; i++)
 		CHECK0(pthread_create(&t[i], NULL, i & 1 ? timed_waiter : waiter,
 				      &sc));
-	lock_when_waiting(6);
+	t_lock_when_waiting(&m, &waiting, 6);      /* all six inside */
 	pred = 1;
 	CHECK0(pthread_cond_signal(&sc));
 	pthread_mutex_unlock(&m);
@@ -266,7 +251,7 @@ static void wakeups(void)
 	waiting = 0;
 	for (int i = 0; i < 6; i++)
 		CHECK0(pthread_create(&t[i], NULL, waiter, c));
-	lock_when_waiting(6);
+	t_lock_when_waiting(&m, &waiting, 6);
 	pred = 1;
 	CHECK0(pthread_cond_broadcast(c));
 	CHECK0(pthread_cond_destroy(c));

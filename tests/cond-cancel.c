@@ -60,19 +60,12 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
-/* Wait until n threads announced themselves under the mutex; since each
- * announces and then waits without releasing it, once we get the mutex
- * they are all inside the wait.  */
+/* Until n waiters are inside the wait (t_lock_when_waiting), then a
+ * little longer: long enough, usually, for them to sleep there.  */
 static void wait_for(int n)
 {
-	for (;;) {
-		pthread_mutex_lock(&m);
-		int w = waiting;
-		pthread_mutex_unlock(&m);
-		if (w >= n)
-			break;
-		usleep(1000);
-	}
+	t_lock_when_waiting(&m, &waiting, n);
+	pthread_mutex_unlock(&m);
 	usleep(20000);
 }
 

@@ -99,17 +99,7 @@ int main(void)
 	pthread_t t[3];
 	for (int i = 0; i < 3; i++)
 		CHECK0(pthread_create(&t[i], NULL, waiter, &oc));
-	/* Each waiter holds m from its announcement until it waits: once m
-	 * is ours with all three announced, all three are waiting.  */
-	for (int i = 0;; i++) {
-		pthread_mutex_lock(&m);
-		if (waiting == 3)
-			break;
-		pthread_mutex_unlock(&m);
-		if (i == 20000)
-			FATAL("only %d of 3 waiters arrived", waiting);
-		usleep(1000);
-	}
+	t_lock_when_waiting(&m, &waiting, 3);
 	pred = 1;
 	CHECK0(old_signal(&oc));
 	pthread_mutex_unlock(&m);

@@ -9,6 +9,7 @@
 #define NPTL_TEST_H
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,24 @@ static inline void t_wait_asleep_in(volatile pid_t *tid, const char *fmt)
 		nanosleep(&ms, NULL);
 	}
 	FATAL("thread %d never blocked", (int)*tid);
+}
+
+/* Lock m once *count reaches n, where waiters raise *count under m
+ * right before they wait on a condvar with it: each holds m from the
+ * raise until the wait releases it, so all n are then inside the wait.
+ * Returns with m held.  */
+static inline void t_lock_when_waiting(pthread_mutex_t *m, const int *count,
+				       int n)
+{
+	for (int i = 0; i < 20000; i++) {       /* 20 s */
+		pthread_mutex_lock(m);
+		if (*count >= n)
+			return;
+		pthread_mutex_unlock(m);
+		struct timespec ms = { 0, 1000000 };
+		nanosleep(&ms, NULL);
+	}
+	FATAL("only %d of %d waiters arrived", *count, n);
 }
 
 /* A thread of this process.  */
