@@ -16,7 +16,7 @@ struct shared {
 	pthread_mutex_t m;
 	volatile long counter;
 	volatile int inside;
-	volatile int ready;
+	volatile pid_t ready;           /* a child about to lock: its pid */
 };
 
 static long iters = 20000;
@@ -42,21 +42,6 @@ static int work(struct shared *s, int type)
 			return 3;
 	}
 	return 0;
-}
-
-/* Wait until child pid, which set s->ready right before its lock call,
- * sleeps in the kernel (state S or D): blocked in that lock.  */
-static void wait_locking(struct shared *s, pid_t pid)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	for (int i = 0; i < 20000; i++) {       /* 20 s */
-		char st = s->ready ? t_proc_state(path) : 0;
-		if (st == 'S' || st == 'D')
-			return;
-		usleep(1000);
-	}
-	FATAL("child %d never blocked in lock", (int)pid);
 }
 
 static void one(struct shared *s, int type, int robust, int pi)
@@ -90,24 +75,24 @@ static void one(struct shared *s, int type, int robust, int pi)
 	s->ready = 0;
 	pid_t victim = fork();
 	if (victim == 0) {
-		s->ready = 1;
+		s->ready = getpid();    /* right before the lock call */
 		pthread_mutex_lock(&s->m);
 		_exit(0);
 	}
-	wait_locking(s, victim);
+	t_wait_asleep_in(&s->ready, "/proc/%d/stat");   /* in that lock */
 	kill(victim, SIGKILL);
 	waitpid(victim, NULL, 0);
 	/* Another waiter, asleep when we unlock: the mutex goes to it.  */
 	s->ready = 0;
 	pid_t next = fork();
 	if (next == 0) {
-		s->ready = 1;
+		s->ready = getpid();    /* right before the lock call */
 		int r = pthread_mutex_lock(&s->m);
 		if (r == 0)
 			r = pthread_mutex_unlock(&s->m);
 		_exit(r);
 	}
-	wait_locking(s, next);
+	t_wait_asleep_in(&s->ready, "/proc/%d/stat");
 	CHECK0(pthread_mutex_unlock(&s->m));
 	int st;
 	waitpid(next, &st, 0);
